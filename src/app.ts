@@ -1,0 +1,78 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { requestId } from 'hono/request-id';
+import type { Config } from './config.js';
+import type { Db } from './db/client.js';
+import type { AppEnv } from './http/env.js';
+import { jsonError } from './http/errors.js';
+import { requestLog } from './http/request-log.js';
+import { limitBody, securityHeaders } from './http/security.js';
+import type { Logger } from './logger.js';
+import type { SecretBox } from './security/secrets.js';
+import { homeRoutes } from './web/home.js';
+
+/** Everything the app needs from the process; built by main.ts (or a test). */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  secrets: SecretBox;
+  /** Where upstream calls go: the real service, or the in-process sandbox. */
+  upstream: { searchUrl: string; agentUrl: string };
+}
+
+/** The composition root: the only place that knows every part. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const { config, db, logger } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.use(requestId({ headerName: 'X-Request-Id' }));
+  app.use(requestLog(logger));
+  app.use(securityHeaders());
+  app.use(limitBody(config.bodyLimitBytes));
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        c.json(
+          { error: 'method_not_allowed', message: `Use ${methods.join(' or ')} for ${c.req.path}.` },
+          405,
+          {
+            Allow: methods.join(', '),
+          },
+        ),
+    }),
+  );
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', (c) => {
+    try {
+      db.$client.prepare('SELECT 1').get();
+      return c.json({ status: 'ready' });
+    } catch (error) {
+      c.get('log').error({ err: error }, 'database not ready');
+      return jsonError(c, 503, 'not_ready', 'The database does not answer.');
+    }
+  });
+
+  app.route('/', homeRoutes({ publicUrl: config.publicUrl, sandboxMode: config.sandboxMode, tools: [] }));
+
+  app.notFound((c) => jsonError(c, 404, 'not_found', `Nothing is served at ${c.req.path}.`));
+  app.onError((error, c) => {
+    if (error instanceof HTTPException && error.status < 500) {
+      return jsonError(c, error.status, 'bad_request', error.message || 'The request could not be read.');
+    }
+    (c.get('log') ?? logger).error({ err: error }, 'unhandled error');
+    // No stack trace or message leaves the process: they can hold internals.
+    return c.json(
+      {
+        error: 'internal_error',
+        message: 'Something went wrong on our side.',
+        requestId: c.get('requestId'),
+      },
+      500,
+    );
+  });
+  return app;
+}

@@ -1,0 +1,214 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Settings of DESIGN.md §6, parsed once at start-up. */
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** Canonical MCP resource URI (RFC 8707): PUBLIC_URL + "/mcp". */
+  resourceUrl: string;
+  databasePath: string;
+  /** Current key first; older keys after it, so envelopes written under them still open. */
+  secretKeys: SecretKey[];
+  upstream: {
+    searchUrl: string | null;
+    agentUrl: string | null;
+    tokenHeader: string;
+    userHeader: string;
+  };
+  /** True when no upstream URL is configured: `npm start` then serves an in-process sandbox. */
+  sandboxMode: boolean;
+  sandboxSpeed: 'instant' | 'demo' | 'realistic';
+  signup: 'open' | 'invite' | 'closed';
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bodyLimitBytes: number;
+  shutdownGraceMs: number;
+  trustProxy: boolean;
+}
+
+export interface SecretKey {
+  /** Derived from the key itself (see keyId), so envelopes name their key whatever the variable. */
+  id: string;
+  key: Buffer;
+}
+
+/** First 8 bytes of SHA-256(key), hex: identifies a key without revealing it. */
+export function keyId(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const SECRET_VARIABLES = new Set(['SECRET_KEY', 'SECRET_KEY_PREVIOUS']);
+
+const port = (fallback: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 65_535, 'must be a whole number from 0 to 65535')
+    .transform(Number);
+
+const httpUrl = z
+  .string()
+  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL')
+  .transform((v) => v.replace(/\/+$/, ''));
+
+/** A 32-byte key written as 64 hex characters or 43/44 base64(url) characters. */
+const secretKey = z.string().transform((v, ctx) => {
+  const key = decodeKey(v.trim());
+  if (!key) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be 32 random bytes as 64 hex or 44 base64 characters (e.g. `openssl rand -hex 32`)',
+    });
+    return z.NEVER;
+  }
+  return key;
+});
+
+function decodeKey(v: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(v)) return Buffer.from(v, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(v)) {
+    const key = Buffer.from(v, 'base64url');
+    return key.length === 32 ? key : null;
+  }
+  return null;
+}
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port(8787),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: httpUrl.optional(),
+  DATABASE_PATH: z.string().min(1).default('./data/social-intel-mcp.db'),
+  SECRET_KEY: secretKey.optional(),
+  SECRET_KEY_PREVIOUS: secretKey.optional(),
+  UPSTREAM_SEARCH_URL: httpUrl.optional(),
+  UPSTREAM_AGENT_URL: httpUrl.optional(),
+  UPSTREAM_TOKEN_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name (letters, digits, dashes)')
+    .default('X-SERVICE-TOKEN'),
+  UPSTREAM_USER_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name (letters, digits, dashes)')
+    .default('X-SERVICE-USER-ID'),
+  SIGNUP: z.enum(['open', 'invite', 'closed']).default('open'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SANDBOX_SPEED: z.enum(['instant', 'demo', 'realistic']).default('demo'),
+  BODY_LIMIT_BYTES: z
+    .string()
+    .default(String(1024 * 1024))
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1024, 'must be a whole number of bytes, at least 1024')
+    .transform(Number),
+  SHUTDOWN_GRACE_MS: z
+    .string()
+    .default('10000')
+    .refine((v) => /^\d+$/.test(v), 'must be a whole number of milliseconds')
+    .transform(Number),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+});
+
+/**
+ * Parses the environment. Every problem is reported on its own line, naming the variable and the
+ * accepted form; a secret's value is never echoed.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      const shown = SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
+      problems.push(`${name}: ${issue.message}${shown}`);
+    }
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+  if (production && !e.SECRET_KEY) {
+    problems.push(
+      'SECRET_KEY: required when NODE_ENV=production (32 random bytes, e.g. `openssl rand -hex 32`)',
+    );
+  }
+  if (production && !publicUrl.startsWith('https://')) {
+    problems.push(
+      `PUBLIC_URL: must be an https URL when NODE_ENV=production (got ${JSON.stringify(publicUrl)})`,
+    );
+  }
+  if (new URL(publicUrl).pathname !== '/' || publicUrl.includes('?') || publicUrl.includes('#')) {
+    problems.push(
+      `PUBLIC_URL: must be an origin without path, query or fragment (got ${JSON.stringify(publicUrl)})`,
+    );
+  }
+  if (Boolean(e.UPSTREAM_SEARCH_URL) !== Boolean(e.UPSTREAM_AGENT_URL)) {
+    problems.push(
+      'UPSTREAM_SEARCH_URL / UPSTREAM_AGENT_URL: set both (the real service) or neither (the built-in sandbox)',
+    );
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const databasePath = resolve(e.DATABASE_PATH);
+  const currentKey = e.SECRET_KEY ?? developmentKey(databasePath);
+  const secretKeys: SecretKey[] = [currentKey, ...(e.SECRET_KEY_PREVIOUS ? [e.SECRET_KEY_PREVIOUS] : [])].map(
+    (key) => ({ id: keyId(key), key }),
+  );
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    resourceUrl: `${publicUrl}/mcp`,
+    databasePath,
+    secretKeys,
+    upstream: {
+      searchUrl: e.UPSTREAM_SEARCH_URL ?? null,
+      agentUrl: e.UPSTREAM_AGENT_URL ?? null,
+      tokenHeader: e.UPSTREAM_TOKEN_HEADER,
+      userHeader: e.UPSTREAM_USER_HEADER,
+    },
+    sandboxMode: !e.UPSTREAM_SEARCH_URL,
+    sandboxSpeed: e.SANDBOX_SPEED,
+    signup: e.SIGNUP,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    trustProxy: e.TRUST_PROXY === 'true',
+  };
+}
+
+/**
+ * Development only: a key generated once into the data folder (mode 0600) and reused, so a plain
+ * `npm start` keeps its encrypted credentials readable across restarts.
+ */
+function developmentKey(databasePath: string): Buffer {
+  const file = join(dirname(databasePath), 'secret.key');
+  if (existsSync(file)) {
+    const key = decodeKey(readFileSync(file, 'utf8').trim());
+    if (!key)
+      throw new ConfigError([
+        `SECRET_KEY: the generated key file ${file} is damaged; remove it or set SECRET_KEY`,
+      ]);
+    return key;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  const key = randomBytes(32);
+  // 'wx' fails if another process created the file meanwhile; then read theirs.
+  try {
+    writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    chmodSync(file, 0o600);
+    return key;
+  } catch {
+    return developmentKey(databasePath);
+  }
+}

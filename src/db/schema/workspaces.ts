@@ -1,0 +1,69 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { users } from './accounts.js';
+
+export const workspaces = sqliteTable('workspaces', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** `personal` (one per user, made at sign-up) or `team`. */
+  kind: text('kind', { enum: ['personal', 'team'] }).notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export const workspaceMembers = sqliteTable(
+  'workspace_members',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['owner', 'admin', 'member'] }).notNull(),
+    /** What X-SERVICE-USER-ID carries for this member; null means the stable default derived from the account. */
+    upstreamUserId: text('upstream_user_id'),
+    /** Space-separated ceiling on the scopes this member may grant; null means no ceiling. */
+    maxScopes: text('max_scopes'),
+    /** Credit-spending tool calls allowed per calendar month (UTC); null means unlimited. */
+    monthlyWriteCap: integer('monthly_write_cap'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('members_user_idx').on(t.userId)],
+);
+
+/** One upstream credential per workspace, encrypted (security/secrets.ts envelope). */
+export const upstreamCredentials = sqliteTable('upstream_credentials', {
+  workspaceId: text('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  tokenCiphertext: text('token_ciphertext').notNull(),
+  /** Id of the key that sealed the envelope, so rotation can find what to re-encrypt. */
+  keyId: text('key_id').notNull(),
+  tokenLast4: text('token_last4').notNull(),
+  /** The upstream user id entered with the token: the default for the member who linked it. */
+  upstreamUserId: text('upstream_user_id').notNull(),
+  linkedBy: text('linked_by').references(() => users.id, { onDelete: 'set null' }),
+  verifiedAt: integer('verified_at').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export const invites = sqliteTable(
+  'invites',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    role: text('role', { enum: ['admin', 'member'] }).notNull(),
+    /** null = unlimited uses until expiry. */
+    maxUses: integer('max_uses'),
+    uses: integer('uses').notNull().default(0),
+    expiresAt: integer('expires_at').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: integer('created_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [index('invites_workspace_idx').on(t.workspaceId)],
+);

@@ -1,0 +1,43 @@
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import { jsonError } from './errors.js';
+
+/**
+ * Headers for every response. Pages load nothing from elsewhere (own stylesheet only), may not be
+ * framed (clickjacking), and send no Referer (OAuth codes and state travel in URLs).
+ * `form-action` is deliberately not set here: browsers apply it to the redirect that follows a form
+ * post, and the consent form must be able to redirect to the client's callback; the consent page sets
+ * its own.
+ */
+export function securityHeaders(): MiddlewareHandler {
+  return secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'none'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      scriptSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+    },
+    xFrameOptions: 'DENY',
+    referrerPolicy: 'no-referrer',
+    crossOriginResourcePolicy: 'same-origin',
+    crossOriginOpenerPolicy: 'same-origin',
+    strictTransportSecurity: 'max-age=31536000; includeSubDomains',
+    xContentTypeOptions: 'nosniff',
+  });
+}
+
+export function limitBody(maxSize: number): MiddlewareHandler {
+  return bodyLimit({
+    maxSize,
+    onError: (c) => {
+      // The unread rest of the body makes the connection unusable: say so, or a keep-alive client
+      // sends its next request into a socket we are about to drop (RFC 9112 §9.6).
+      c.header('Connection', 'close');
+      return jsonError(c, 413, 'payload_too_large', `The request body is larger than ${maxSize} bytes.`);
+    },
+  });
+}

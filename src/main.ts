@@ -1,0 +1,58 @@
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { closeDatabase, openDatabase } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createLogger } from './logger.js';
+import { SecretBox } from './security/secrets.js';
+import { listen } from './server.js';
+import { startUpstream } from './upstream-target.js';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`social-intel-mcp: cannot start, ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const db = openDatabase(config.databasePath);
+  const { applied } = migrate(db);
+  logger.info({ databasePath: config.databasePath, migrationsApplied: applied }, 'database ready');
+
+  const upstream = await startUpstream(config);
+  if (config.sandboxMode) {
+    logger.warn(
+      { searchUrl: upstream.searchUrl, agentUrl: upstream.agentUrl, speed: config.sandboxSpeed },
+      'sandbox mode: no UPSTREAM_SEARCH_URL/UPSTREAM_AGENT_URL set, tools use the built-in emulator',
+    );
+  }
+
+  const app = createApp({ config, db, logger, secrets: new SecretBox(config.secretKeys), upstream });
+  const server = await listen(app, config.port, config.host);
+  logger.info({ url: config.publicUrl, port: server.port }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    await server.close(config.shutdownGraceMs);
+    await upstream.close();
+    closeDatabase(db);
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `social-intel-mcp: failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

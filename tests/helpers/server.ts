@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import type { Hono } from 'hono';
+import { type AppDeps, createApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import type { AppEnv } from '../../src/http/env.js';
+import { createLogger } from '../../src/logger.js';
+import { SecretBox } from '../../src/security/secrets.js';
+import { type FetchHandler, listen } from '../../src/server.js';
+import { TEST_SECRET_KEY, tempDir } from './temp.js';
+
+export interface TestServer {
+  url: string;
+  config: Config;
+  db: Db;
+  app: Hono<AppEnv>;
+  dataDir: string;
+  /** Every log line the server wrote, parsed. */
+  logs: Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  /** Upstream base URLs; defaults to unreachable addresses (tests that call upstream pass a sandbox). */
+  upstream?: { searchUrl: string; agentUrl: string };
+}
+
+/**
+ * The real app on a real loopback port with a real SQLite file, in this process so a test can also
+ * read the database. The port is bound first so PUBLIC_URL (the OAuth issuer) carries the real port.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dir = tempDir('sim-server-');
+  let target: FetchHandler = { fetch: () => new Response('starting', { status: 503 }) };
+  const server = await listen({ fetch: (request, env) => target.fetch(request, env) }, 0, '127.0.0.1');
+  const url = `http://localhost:${server.port}`;
+  const config = loadConfig({
+    DATABASE_PATH: join(dir.path, 'test.db'),
+    PUBLIC_URL: url,
+    SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: 'debug',
+    SANDBOX_SPEED: 'instant',
+    ...(options.upstream
+      ? { UPSTREAM_SEARCH_URL: options.upstream.searchUrl, UPSTREAM_AGENT_URL: options.upstream.agentUrl }
+      : {}),
+    ...options.env,
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  const logger = createLogger(config.logLevel, {
+    write: (line: string) => {
+      logs.push(JSON.parse(line) as Record<string, unknown>);
+    },
+  });
+  const db = openDatabase(config.databasePath);
+  migrate(db);
+  const deps: AppDeps = {
+    config,
+    db,
+    logger,
+    secrets: new SecretBox(config.secretKeys),
+    upstream: options.upstream ?? { searchUrl: 'http://127.0.0.1:9', agentUrl: 'http://127.0.0.1:9' },
+  };
+  const app = createApp(deps);
+  target = app;
+  return {
+    url,
+    config,
+    db,
+    app,
+    dataDir: dir.path,
+    logs,
+    async close() {
+      await server.close(1_000);
+      closeDatabase(db);
+      dir.remove();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
+
+const dirs: Array<{ remove(): void }> = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.remove();
+});
+
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const dir = tempDir();
+  dirs.push(dir);
+  return { DATABASE_PATH: join(dir.path, 'db.sqlite'), ...extra };
+}
+
+function problemsOf(e: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(e);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('config (DESIGN.md §6)', () => {
+  it('has the documented defaults and runs the sandbox when no upstream is set', () => {
+    const config = loadConfig(env());
+    expect(config.port).toBe(8787);
+    expect(config.publicUrl).toBe('http://localhost:8787');
+    expect(config.resourceUrl).toBe('http://localhost:8787/mcp');
+    expect(config.upstream.tokenHeader).toBe('X-SERVICE-TOKEN');
+    expect(config.upstream.userHeader).toBe('X-SERVICE-USER-ID');
+    expect(config.signup).toBe('open');
+    expect(config.sandboxSpeed).toBe('demo');
+    expect(config.sandboxMode).toBe(true);
+  });
+
+  it('names PORT, the problem and the accepted form', () => {
+    const problems = problemsOf(env({ PORT: 'abc' }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^PORT: must be a whole number from 0 to 65535 \(got "abc"\)$/);
+  });
+
+  it('reports every bad variable, one line each', () => {
+    const problems = problemsOf(
+      env({ PORT: '70000', SIGNUP: 'maybe', PUBLIC_URL: 'ftp://x', SANDBOX_SPEED: 'fast' }),
+    );
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'PORT',
+      'PUBLIC_URL',
+      'SANDBOX_SPEED',
+      'SIGNUP',
+    ]);
+  });
+
+  it('never echoes a secret value', () => {
+    const problems = problemsOf(env({ SECRET_KEY: 'hunter2-super-secret' }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^SECRET_KEY: must be 32 random bytes/);
+    expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
+  it('in production requires SECRET_KEY and an https PUBLIC_URL', () => {
+    const problems = problemsOf(env({ NODE_ENV: 'production', PUBLIC_URL: 'http://mcp.example.com' }));
+    expect(problems.some((p) => p.startsWith('SECRET_KEY: required'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('PUBLIC_URL: must be an https URL'))).toBe(true);
+    const ok = loadConfig(
+      env({ NODE_ENV: 'production', PUBLIC_URL: 'https://mcp.example.com/', SECRET_KEY: TEST_SECRET_KEY }),
+    );
+    expect(ok.publicUrl).toBe('https://mcp.example.com');
+  });
+
+  it('refuses a PUBLIC_URL with a path: the issuer must be the bare origin', () => {
+    expect(problemsOf(env({ PUBLIC_URL: 'https://example.com/mcp' }))[0]).toMatch(
+      /^PUBLIC_URL: must be an origin/,
+    );
+  });
+
+  it('wants both upstream URLs or neither', () => {
+    expect(problemsOf(env({ UPSTREAM_SEARCH_URL: 'https://api.example.com' }))[0]).toMatch(
+      /UPSTREAM_SEARCH_URL \/ UPSTREAM_AGENT_URL: set both/,
+    );
+    const config = loadConfig(
+      env({
+        UPSTREAM_SEARCH_URL: 'https://api.example.com/',
+        UPSTREAM_AGENT_URL: 'https://agent.example.com',
+      }),
+    );
+    expect(config.sandboxMode).toBe(false);
+    expect(config.upstream.searchUrl).toBe('https://api.example.com');
+  });
+
+  it('in development generates the key once into the data folder (0600) and reuses it', () => {
+    const e = env();
+    const first = loadConfig(e);
+    const keyFile = join(first.databasePath, '..', 'secret.key');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const second = loadConfig(e);
+    expect(second.secretKeys[0]?.key.equals(first.secretKeys[0]?.key as Buffer)).toBe(true);
+    expect(first.secretKeys[0]?.key).toHaveLength(32);
+  });
+
+  it('keeps a previous key for rotation, identified by key id', () => {
+    const config = loadConfig(env({ SECRET_KEY: TEST_SECRET_KEY, SECRET_KEY_PREVIOUS: 'b'.repeat(64) }));
+    expect(config.secretKeys).toHaveLength(2);
+    expect(config.secretKeys[0]?.id).not.toBe(config.secretKeys[1]?.id);
+  });
+});

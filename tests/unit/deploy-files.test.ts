@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { ROOT } from '../helpers/process.js';
+
+// Docker cannot run on these machines, so the Dockerfile and fly.toml are held to the code here.
+const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+const fly = readFileSync(join(ROOT, 'fly.toml'), 'utf8');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  engines: { node: string };
+};
+const defaultPort = loadConfig({
+  DATABASE_PATH: join(ROOT, 'data', 'ignored.db'),
+  SECRET_KEY: 'c'.repeat(64),
+}).port;
+
+describe('Dockerfile', () => {
+  it('is multi-stage on Node 22 LTS slim and builds the native addon in the build stage', () => {
+    const froms = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+    expect(froms).toEqual(['node:22-slim', 'node:22-slim']);
+    const buildStage = dockerfile.split(/^FROM /m)[1] ?? '';
+    expect(buildStage).toMatch(/g\+\+/);
+    expect(buildStage).toMatch(/npm ci/);
+    expect(buildStage).toMatch(/npm prune --omit=dev/);
+  });
+
+  it('runs what `npm start` runs, as a non-root user, with data on /data', () => {
+    const startTarget = pkg.scripts.start?.replace(/^node /, '');
+    expect(dockerfile).toContain(`CMD ["node", "${startTarget}"]`);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/VOLUME \["\/data"\]/);
+    expect(dockerfile).toContain('DATABASE_PATH=/data/');
+    expect(dockerfile).toContain('COPY migrations ./migrations');
+  });
+
+  it('exposes and health-checks the app port on /healthz', () => {
+    expect(dockerfile).toContain(`EXPOSE ${defaultPort}`);
+    expect(dockerfile).toContain(`PORT=${defaultPort}`);
+    expect(dockerfile).toContain(`http://127.0.0.1:${defaultPort}/healthz`);
+  });
+});
+
+describe('fly.toml', () => {
+  it('points at the same port, health route and database volume', () => {
+    expect(fly).toMatch(new RegExp(`internal_port = ${defaultPort}\\b`));
+    expect(fly).toMatch(/force_https = true/);
+    expect(fly).toMatch(/destination = "\/data"/);
+    expect(fly).toMatch(/DATABASE_PATH = "\/data\/[^"]+\.db"/);
+    expect(fly).toMatch(/path = "\/healthz"/);
+    expect(fly).toMatch(/NODE_ENV = "production"/);
+  });
+
+  it('runs one machine while storage is SQLite', () => {
+    expect(fly).toMatch(/max_machines_running = 1/);
+  });
+});
+
+describe('package.json', () => {
+  it('requires the Node the project supports', () => {
+    expect(pkg.engines.node).toBe('>=20.19');
+  });
+});
