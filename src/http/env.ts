@@ -1,9 +1,19 @@
 import type { Logger } from '../logger.js';
 
+/** The signed-in person of a browser request. */
+export interface SessionUser {
+  id: string;
+  email: string;
+}
+
 /** Variables every request carries through the Hono context. Parts extend it with their own. */
 export interface AppVariables {
   requestId: string;
   log: Logger;
+  /** Set by the session middleware (src/web/session.ts): null when signed out. */
+  user: SessionUser | null;
+  /** The session's CSRF token for forms; null when signed out. */
+  csrfToken: string | null;
 }
 
 export interface AppEnv {
