@@ -106,6 +106,7 @@ CREATE TABLE `oauth_tokens` (
 	`token_hash` text PRIMARY KEY NOT NULL,
 	`grant_id` text NOT NULL,
 	`kind` text NOT NULL,
+	`scopes` text,
 	`created_at` integer NOT NULL,
 	`expires_at` integer NOT NULL,
 	`rotated_at` integer,

@@ -88,6 +88,8 @@ export const oauthTokens = sqliteTable(
       .notNull()
       .references(() => oauthGrants.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
+    /** Access tokens: the scopes this token carries (a refresh may narrow them, RFC 6749 §6). */
+    scopes: text('scopes'),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
     /** Refresh tokens: when it was exchanged for its successor (rotation). */
