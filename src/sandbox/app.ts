@@ -1,0 +1,129 @@
+import { type Context, Hono } from 'hono';
+import { agentHost } from './agent-host/index.js';
+import { type Clock, iso, SandboxClock } from './clock.js';
+import { AGENT_PREFIX, CONTROL_PREFIX, TICK_INTERVAL_MS, TOKEN_HEADER, USER_HEADER } from './constants.js';
+import { controlRoutes } from './control.js';
+import { searchHost } from './search-host/index.js';
+import { DEFAULT_SPEED, type Speed } from './speed.js';
+import { settleAll } from './state/settle.js';
+import { Store } from './state/store.js';
+
+export interface SandboxAppOptions {
+  speed?: Speed;
+  /** Injectable clock; defaults to wall time that /__sandbox/clock can freeze and advance. */
+  clock?: Clock;
+  /** Background tick for schedules and webhooks; tests driving the clock by hand may turn it off. */
+  tick?: boolean;
+}
+
+export interface SandboxHandle {
+  store: Store;
+  clock: Clock;
+  /** Brings all time-driven state up to the clock now. */
+  settle(): void;
+  /** Stops the tick and releases hanging requests; call before closing the HTTP server. */
+  dispose(): void;
+}
+
+export type SandboxApp = Hono & { sandbox: SandboxHandle };
+
+type Host = 'search' | 'agent';
+
+function hostOf(path: string): Host {
+  return path === AGENT_PREFIX || path.startsWith(`${AGENT_PREFIX}/`) ? 'agent' : 'search';
+}
+
+function errorBody(host: Host, message: string) {
+  return host === 'agent' ? { detail: message } : { error: message };
+}
+
+/**
+ * Both upstream hosts in one Hono app: the search host at the root, the agent host under /agent,
+ * the control API under /__sandbox. Shares no code with src/upstream (DESIGN §1).
+ */
+export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
+  const clock = options.clock ?? new SandboxClock();
+  const store = new Store(clock, options.speed ?? DEFAULT_SPEED);
+  const inflight = new Set<Promise<void>>();
+  const hangs = new Set<() => void>();
+  const settle = () => settleAll(store, inflight);
+  const tick = options.tick === false ? null : setInterval(settle, TICK_INTERVAL_MS);
+  tick?.unref();
+
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    const path = c.req.path;
+    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return next();
+    const host = hostOf(path);
+    const token = c.req.header(TOKEN_HEADER) ?? null;
+    const relPath = host === 'agent' ? path.slice(AGENT_PREFIX.length) || '/' : path;
+    const known = token !== null && store.credentials.has(token);
+    const entry = {
+      method: c.req.method,
+      host,
+      path: relPath,
+      query: new URL(c.req.url).search,
+      user_id: c.req.header(USER_HEADER) ?? null,
+      time: iso(store.now()),
+      status: null as number | null,
+    };
+    if (known) store.logRequest(token, entry);
+    settle();
+    await applyFaults(c, host, known ? token : null, relPath, next);
+    entry.status = c.res.status;
+  });
+
+  async function applyFaults(
+    c: Context,
+    host: Host,
+    token: string | null,
+    relPath: string,
+    next: () => Promise<void>,
+  ) {
+    const latency = store.faults.latency(token, relPath);
+    if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+    const fault = store.faults.requestFault(token, relPath);
+    if (fault === null) return next();
+    if (fault.kind === 'error') {
+      c.res = c.json(errorBody(host, 'Service temporarily unavailable (sandbox fault)'), fault.status as 500);
+    } else if (fault.kind === 'rate_limit') {
+      c.res = c.json(errorBody(host, 'Rate limit exceeded'), 429, {
+        'Retry-After': String(fault.retryAfter),
+      });
+    } else {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          hangs.delete(done);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = fault.ms === undefined ? undefined : setTimeout(done, fault.ms);
+        hangs.add(done);
+        c.req.raw.signal.addEventListener('abort', done, { once: true });
+      });
+      c.res = c.json(errorBody(host, 'Gateway timeout (sandbox fault: hanging request)'), 504);
+    }
+  }
+
+  app.route(CONTROL_PREFIX, controlRoutes(store, clock, settle));
+  app.route('/', searchHost(store));
+  app.route(AGENT_PREFIX, agentHost(store));
+
+  app.notFound((c) => c.json(errorBody(hostOf(c.req.path), 'Not Found'), 404));
+  app.onError((err, c) => {
+    console.error('[sandbox] unhandled error', err);
+    return c.json(errorBody(hostOf(c.req.path), 'Internal server error'), 500);
+  });
+
+  const handle: SandboxHandle = {
+    store,
+    clock,
+    settle,
+    dispose() {
+      if (tick !== null) clearInterval(tick);
+      for (const release of [...hangs]) release();
+    },
+  };
+  return Object.assign(app, { sandbox: handle });
+}
