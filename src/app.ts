@@ -9,8 +9,13 @@ import { jsonError } from './http/errors.js';
 import { requestLog } from './http/request-log.js';
 import { limitBody, securityHeaders } from './http/security.js';
 import type { Logger } from './logger.js';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { mcpRoutes } from './mcp/route.js';
+import { oauthRoutes } from './oauth/routes.js';
 import type { SecretBox } from './security/secrets.js';
+import { accountRoutes } from './web/account.js';
 import { homeRoutes } from './web/home.js';
+import { sessionMiddleware } from './web/session.js';
 
 /** Everything the app needs from the process; built by main.ts (or a test). */
 export interface AppDeps {
@@ -20,6 +25,8 @@ export interface AppDeps {
   secrets: SecretBox;
   /** Where upstream calls go: the real service, or the in-process sandbox. */
   upstream: { searchUrl: string; agentUrl: string };
+  /** Extra CA certificates trusted when fetching client metadata documents (tests). */
+  cimdCa?: string;
 }
 
 /** The composition root: the only place that knows every part. */
@@ -45,6 +52,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
 
+  app.use(sessionMiddleware({ db, config }));
+
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', (c) => {
     try {
@@ -56,7 +65,31 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
   });
 
+  app.route(
+    '/',
+    oauthRoutes({
+      config,
+      db,
+      logger,
+      secrets: deps.secrets,
+      cimd: { allowPrivateHosts: config.oauth.cimdAllowPrivateHosts, ca: deps.cimdCa },
+    }),
+  );
+  // Until the tool catalog lands, /mcp serves a protected server with no tools.
+  const mcpHandler = createMcpHandler(() => new McpServer({ name: 'social-intel-mcp', version: '0.1.0' }));
+  app.route(
+    '/',
+    mcpRoutes({
+      config,
+      db,
+      secrets: deps.secrets,
+      handler: mcpHandler as never,
+      requiredScopeForTool: () => undefined,
+    }),
+  );
+
   app.route('/', homeRoutes({ publicUrl: config.publicUrl, sandboxMode: config.sandboxMode, tools: [] }));
+  app.route('/', accountRoutes(deps));
 
   app.notFound((c) => jsonError(c, 404, 'not_found', `Nothing is served at ${c.req.path}.`));
   app.onError((error, c) => {

@@ -12,7 +12,10 @@ export interface AppVariables {
   log: Logger;
   /** Set by the session middleware (src/web/session.ts): null when signed out. */
   user: SessionUser | null;
-  /** The session's CSRF token for forms; null when signed out. */
+  /**
+   * The CSRF token for forms: bound to the session when signed in; for a signed-out browser bound to its
+   * token cookie, null until a form (csrfField) issues one.
+   */
   csrfToken: string | null;
 }
 

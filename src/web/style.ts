@@ -42,4 +42,21 @@ th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--
 ul.tools { padding-left: 1.1rem; }
 ul.tools li { margin: .2rem 0; }
 .muted { color: var(--muted); }
+.field { display: grid; gap: .3rem; }
+.field label { font-weight: 600; }
+.field .hint { margin: 0; font-size: .9rem; color: var(--muted); }
+.field .field-error { margin: 0; font-weight: 600; }
+.error-summary { border-color: var(--danger); color: var(--danger); font-weight: 600; }
+.notice.ok { border-color: var(--ok); }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0 0 1rem; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+.table-wrap { overflow-x: auto; }
+td { overflow-wrap: anywhere; }
+.workspace-picker label { display: inline; }
+.workspace-picker select { width: auto; max-width: 100%; }
+form.sandbox { margin-top: 1.25rem; }
+form.sandbox p { margin: 0; flex-basis: 100%; }
+@media (max-width: 30rem) { dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: .4rem; }
+  form.stack button, .actions button { width: 100%; } }
 `;
