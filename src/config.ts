@@ -28,6 +28,13 @@ export interface Config {
   bodyLimitBytes: number;
   shutdownGraceMs: number;
   trustProxy: boolean;
+  oauth: {
+    accessTokenTtlSeconds: number;
+    /** Development only: Client ID Metadata Documents may live on loopback or private hosts. */
+    cimdAllowPrivateHosts: boolean;
+  };
+  /** Origins besides PUBLIC_URL's that may call /mcp from a browser (DNS-rebinding defence). */
+  allowedOrigins: string[];
 }
 
 export interface SecretKey {
@@ -116,6 +123,28 @@ const schema = z.object({
     .refine((v) => /^\d+$/.test(v), 'must be a whole number of milliseconds')
     .transform(Number),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  ACCESS_TOKEN_TTL_SECONDS: z
+    .string()
+    .default('3600')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 60 && Number(v) <= 86_400,
+      'must be whole seconds from 60 to 86400',
+    )
+    .transform(Number),
+  CIMD_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every((o) => URL.canParse(o) && new URL(o).origin === o),
+      'must be a comma-separated list of origins like https://app.example.com',
+    ),
 });
 
 /**
@@ -151,6 +180,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `PUBLIC_URL: must be an origin without path, query or fragment (got ${JSON.stringify(publicUrl)})`,
     );
   }
+  if (production && e.CIMD_ALLOW_PRIVATE_HOSTS === 'true') {
+    problems.push(
+      'CIMD_ALLOW_PRIVATE_HOSTS: must not be true when NODE_ENV=production (it lets client_id URLs reach the private network)',
+    );
+  }
   if (Boolean(e.UPSTREAM_SEARCH_URL) !== Boolean(e.UPSTREAM_AGENT_URL)) {
     problems.push(
       'UPSTREAM_SEARCH_URL / UPSTREAM_AGENT_URL: set both (the real service) or neither (the built-in sandbox)',
@@ -184,6 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     trustProxy: e.TRUST_PROXY === 'true',
+    oauth: {
+      accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+      cimdAllowPrivateHosts: e.CIMD_ALLOW_PRIVATE_HOSTS === 'true',
+    },
+    allowedOrigins: e.ALLOWED_ORIGINS,
   };
 }
 

@@ -8,7 +8,7 @@ import { jsonError } from './errors.js';
  * framed (clickjacking), and send no Referer (OAuth codes and state travel in URLs).
  * `form-action` is deliberately not set here: browsers apply it to the redirect that follows a form
  * post, and the consent form must be able to redirect to the client's callback; the consent page sets
- * its own.
+ * its own policy, which is why headers a route set are not overwritten.
  */
 export function securityHeaders(): MiddlewareHandler {
   return secureHeaders({
@@ -27,6 +27,7 @@ export function securityHeaders(): MiddlewareHandler {
     crossOriginOpenerPolicy: 'same-origin',
     strictTransportSecurity: 'max-age=31536000; includeSubDomains',
     xContentTypeOptions: 'nosniff',
+    overwrite: false,
   });
 }
 

@@ -1,0 +1,147 @@
+import { Hono } from 'hono';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import type { AppEnv } from '../http/env.js';
+import { verifyAccessToken } from '../oauth/bearer.js';
+import { resourceMetadataUrl } from '../oauth/metadata.js';
+import { formatScopes, SCOPES, type Scope } from '../oauth/scopes.js';
+import type { SecretBox } from '../security/secrets.js';
+import type { Caller } from './caller.js';
+
+/** The MCP handler the route hands authenticated requests to (SDK v2 `createMcpHandler` underneath). */
+export interface McpRequestHandler {
+  fetch(request: Request, options: { authInfo: McpAuthInfo; parsedBody?: unknown }): Promise<Response>;
+}
+
+export interface McpAuthInfo {
+  token: string;
+  clientId: string;
+  scopes: string[];
+  expiresAt?: number;
+  resource?: URL;
+  extra: { caller: Caller };
+}
+
+export interface McpRouteDeps {
+  config: Config;
+  db: Db;
+  secrets: SecretBox;
+  handler: McpRequestHandler;
+  /** The scope a tools/call needs, by tool name; undefined for unknown tools (the handler answers). */
+  requiredScopeForTool(name: string): Scope | undefined;
+}
+
+/**
+ * /mcp: Origin check (DNS rebinding, MCP transport spec "Security Warning"), bearer check with
+ * RFC 6750 / RFC 9728 challenges, scope enforcement on tools/call, then the stateless MCP handler.
+ */
+export function mcpRoutes(deps: McpRouteDeps) {
+  const app = new Hono<AppEnv>();
+  const { config } = deps;
+  const allowedOrigins = new Set([new URL(config.publicUrl).origin, ...config.allowedOrigins]);
+  const metadataUrl = resourceMetadataUrl(config);
+  const allScopes = formatScopes(SCOPES);
+
+  const challenge = (params: Record<string, string>) =>
+    `Bearer ${Object.entries({ resource_metadata: metadataUrl, ...params })
+      .map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`)
+      .join(', ')}`;
+
+  const jsonRpcError = (code: number, message: string) => ({
+    jsonrpc: '2.0',
+    error: { code, message },
+    id: null,
+  });
+
+  // Stateless server (DESIGN.md §3): no SSE stream to resume and no session to delete.
+  app.on(['GET', 'DELETE'], '/mcp', (c) =>
+    c.json(
+      jsonRpcError(-32000, 'Method not allowed: this server is stateless; send JSON-RPC with POST.'),
+      405,
+      {
+        Allow: 'POST',
+      },
+    ),
+  );
+
+  app.post('/mcp', async (c) => {
+    const origin = c.req.header('origin');
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
+      return c.json(jsonRpcError(-32600, `Origin ${origin.slice(0, 100)} is not allowed.`), 403);
+    }
+
+    const authorization = c.req.header('authorization');
+    const match = authorization ? /^Bearer ([\x21-\x7e]+)$/i.exec(authorization.trim()) : null;
+    if (!match?.[1]) {
+      // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+      return c.json(jsonRpcError(-32001, 'Authentication required: connect this server with OAuth.'), 401, {
+        'WWW-Authenticate': challenge({ scope: allScopes }),
+      });
+    }
+    const token = match[1];
+    const verified = verifyAccessToken(deps.db, deps.secrets, config, token);
+    if (!verified.ok) {
+      return c.json(jsonRpcError(-32001, verified.reason), 401, {
+        'WWW-Authenticate': challenge({
+          error: 'invalid_token',
+          error_description: verified.reason,
+          scope: allScopes,
+        }),
+      });
+    }
+    const { caller } = verified;
+
+    let parsedBody: unknown;
+    const isJson = /^application\/json\b/i.test(c.req.header('content-type') ?? '');
+    if (isJson) {
+      try {
+        parsedBody = await c.req.json();
+      } catch {
+        return c.json(jsonRpcError(-32700, 'Parse error: the body is not valid JSON.'), 400);
+      }
+      const needed = neededScopes(parsedBody, deps.requiredScopeForTool).filter(
+        (s) => !caller.scopes.includes(s),
+      );
+      if (needed.length) {
+        // MCP authorization "Scope Challenge Handling": name what the client has plus what it needs.
+        const union = formatScopes([...caller.scopes, ...needed]);
+        return c.json(
+          jsonRpcError(-32003, `This call needs the scope ${needed.join(' ')}, which was not granted.`),
+          403,
+          {
+            'WWW-Authenticate': challenge({
+              error: 'insufficient_scope',
+              scope: union,
+              error_description: `needs ${needed.join(' ')}`,
+            }),
+          },
+        );
+      }
+    }
+
+    const authInfo: McpAuthInfo = {
+      token,
+      clientId: caller.clientId,
+      scopes: [...caller.scopes],
+      expiresAt: Math.floor(verified.expiresAt / 1000),
+      resource: new URL(config.resourceUrl),
+      extra: { caller },
+    };
+    return deps.handler.fetch(c.req.raw, isJson ? { authInfo, parsedBody } : { authInfo });
+  });
+  return app;
+}
+
+/** Scopes the JSON-RPC message (or batch) needs: only tools/call names a tool with a scope. */
+function neededScopes(body: unknown, requiredScopeForTool: (name: string) => Scope | undefined): Scope[] {
+  const messages = Array.isArray(body) ? body : [body];
+  const needed: Scope[] = [];
+  for (const message of messages) {
+    if (!message || typeof message !== 'object') continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
+    const scope = requiredScopeForTool(params.name);
+    if (scope && !needed.includes(scope)) needed.push(scope);
+  }
+  return needed;
+}

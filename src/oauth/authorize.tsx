@@ -1,0 +1,213 @@
+import { type Context, Hono } from 'hono';
+import { listWorkspacesForUser } from '../accounts/workspaces.js';
+import type { AppEnv } from '../http/env.js';
+import { AuthorizeErrorPage, ConsentPage } from '../web/consent.js';
+import { csrfField, originCheck, verifyCsrf } from '../web/csrf.js';
+import { requireUser } from '../web/session.js';
+import { checkAuthorizeRequest, redirectWith } from './authorize-request.js';
+import { findClient, isUrlClientId, touchClient } from './clients/repository.js';
+import type { OAuthClient } from './clients/types.js';
+import { memberScopeCeiling, rememberConsent, rememberedWorkspace } from './consents.js';
+import { clientLookup, type OAuthDeps } from './deps.js';
+import { OAuthError } from './errors.js';
+import { createAuthorizationCode } from './grants.js';
+import { type PendingAuthorization, signPending, verifyPending } from './pending.js';
+import { isLoopbackRedirect, redirectDisplayHost } from './redirect-uris.js';
+import type { Scope } from './scopes.js';
+
+/**
+ * GET /authorize → (sign-in) → (link credentials) → consent → POST /authorize/decision → redirect
+ * with code, state and iss. Every visit to GET /authorize validates the request from scratch, so the
+ * detours through sign-in and the credentials page carry nothing that must be trusted; the consent
+ * form carries the validated request signed (pending.ts).
+ */
+export function authorizeRoutes(deps: OAuthDeps) {
+  const app = new Hono<AppEnv>();
+  const issuer = deps.config.publicUrl;
+
+  const showError = (c: Context<AppEnv>, message: string, status: 400 | 403 = 400) =>
+    c.html(<AuthorizeErrorPage message={message} signedInAs={c.get('user')?.email ?? null} />, status);
+
+  app.get('/authorize', async (c) => {
+    const params = new URL(c.req.url).searchParams;
+    const clientId = params.get('client_id');
+    if (!clientId) return showError(c, 'The app did not identify itself (client_id is missing).');
+    let client: OAuthClient | null;
+    try {
+      client = await findClient(deps.db, clientId, clientLookup(deps, true));
+    } catch (error) {
+      if (error instanceof OAuthError) return showError(c, error.description);
+      throw error;
+    }
+    if (!client) {
+      return showError(
+        c,
+        isUrlClientId(clientId)
+          ? 'The app could not be identified.'
+          : 'This app is not registered here (unknown client_id). Remove and add the connector again.',
+      );
+    }
+    const check = checkAuthorizeRequest(client, params, deps.config.resourceUrl);
+    if (check.kind === 'show') return showError(c, check.message);
+    if (check.kind === 'redirect') {
+      return c.redirect(
+        redirectWith(
+          check.redirectUri,
+          { error: check.error, error_description: check.description, state: check.state },
+          issuer,
+        ),
+        302,
+      );
+    }
+
+    const user = requireUser(c);
+    if (user instanceof Response) return user;
+    touchClient(deps.db, client);
+
+    const workspaces = listWorkspacesForUser(deps.db, user.id);
+    const usable = workspaces.filter((w) => w.hasCredential);
+    if (usable.length === 0) {
+      // The person needs upstream credentials before any tool can work: link them, then come back.
+      const next = `${new URL(c.req.url).pathname}${new URL(c.req.url).search}`;
+      return c.redirect(`/account/credentials?${new URLSearchParams({ next, reason: 'connect' })}`, 303);
+    }
+
+    if (!check.forceConsent) {
+      const remembered = rememberedWorkspace(deps.db, user.id, client.clientId, check.scopes);
+      const scopes = remembered ? withinCeiling(deps, remembered, user.id, check.scopes) : [];
+      if (remembered && scopes.length) {
+        const code = createAuthorizationCode(deps.db, {
+          clientId: client.clientId,
+          userId: user.id,
+          workspaceId: remembered,
+          redirectUri: check.redirectUri,
+          codeChallenge: check.codeChallenge,
+          scopes,
+          resource: check.resource,
+        });
+        return c.redirect(redirectWith(check.redirectUri, { code, state: check.state }, issuer), 302);
+      }
+    }
+
+    const pending: PendingAuthorization = {
+      clientId: client.clientId,
+      redirectUri: check.redirectUri,
+      codeChallenge: check.codeChallenge,
+      scopes: check.scopes,
+      resource: check.resource,
+      state: check.state,
+      userId: user.id,
+    };
+    // Browsers apply form-action to the redirect after the form post, so allow the client's origin.
+    c.header('Content-Security-Policy', consentPolicy(check.redirectUri));
+    return c.html(
+      <ConsentPage
+        signedInAs={user.email}
+        csrf={csrfField(c)}
+        csrfToken={c.get('csrfToken')}
+        clientName={
+          client.clientName ?? (client.kind === 'cimd' ? new URL(client.clientId).host : 'An unnamed app')
+        }
+        verifiedHost={client.kind === 'cimd' ? new URL(client.clientId).host : null}
+        redirectHost={redirectDisplayHost(check.redirectUri)}
+        loopbackOnly={client.redirectUris.every(isLoopbackRedirect)}
+        scopes={check.scopes}
+        workspaces={usable}
+        unlinkedCount={workspaces.length - usable.length}
+        request={await signPending(deps.config, pending)}
+      />,
+    );
+  });
+
+  app.post(
+    '/authorize/decision',
+    originCheck(deps.config, (c) =>
+      showError(c, 'This form was sent from another site and was refused.', 403),
+    ),
+    async (c) => {
+      const form = await c.req.parseBody();
+      const user = c.get('user');
+      if (!user)
+        return showError(c, 'You were signed out before deciding. Start the connection again from your app.');
+      if (!verifyCsrf(c, form))
+        return showError(
+          c,
+          'This form expired or was not sent by this site. Start again from your app.',
+          403,
+        );
+      const pending =
+        typeof form.request === 'string' ? await verifyPending(deps.config, form.request) : null;
+      if (!pending || pending.userId !== user.id) {
+        return showError(c, 'This approval page has expired. Start the connection again from your app.');
+      }
+      if (form.decision !== 'allow') {
+        deps.logger.info({ clientId: pending.clientId }, 'authorization denied by the user');
+        return c.redirect(
+          redirectWith(
+            pending.redirectUri,
+            { error: 'access_denied', error_description: 'The user denied access.', state: pending.state },
+            issuer,
+          ),
+          303,
+        );
+      }
+      const workspaceId = typeof form.workspace === 'string' ? form.workspace : '';
+      const workspace = listWorkspacesForUser(deps.db, user.id).find((w) => w.id === workspaceId);
+      if (!workspace?.hasCredential) {
+        return showError(c, 'Choose one of your workspaces that has API credentials linked.');
+      }
+      const scopes = withinCeiling(deps, workspaceId, user.id, pending.scopes);
+      if (scopes.length === 0) {
+        return c.redirect(
+          redirectWith(
+            pending.redirectUri,
+            {
+              error: 'access_denied',
+              error_description: 'Your workspace role allows none of the requested scopes.',
+              state: pending.state,
+            },
+            issuer,
+          ),
+          303,
+        );
+      }
+      rememberConsent(deps.db, user.id, pending.clientId, workspaceId, pending.scopes);
+      const code = createAuthorizationCode(deps.db, {
+        clientId: pending.clientId,
+        userId: user.id,
+        workspaceId,
+        redirectUri: pending.redirectUri,
+        codeChallenge: pending.codeChallenge,
+        scopes,
+        resource: pending.resource,
+      });
+      // 303: the browser follows with GET, never re-posting the form (DESIGN.md §4: never 307).
+      return c.redirect(redirectWith(pending.redirectUri, { code, state: pending.state }, issuer), 303);
+    },
+  );
+  return app;
+}
+
+/** The requested scopes limited by the member's ceiling in that workspace (team policy). */
+function withinCeiling(
+  deps: OAuthDeps,
+  workspaceId: string,
+  userId: string,
+  scopes: readonly Scope[],
+): Scope[] {
+  const ceiling = memberScopeCeiling(deps.db, workspaceId, userId);
+  return ceiling ? scopes.filter((s) => ceiling.has(s)) : [...scopes];
+}
+
+function consentPolicy(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  const target = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+  return [
+    "default-src 'none'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    `form-action 'self' ${target}`,
+  ].join('; ');
+}

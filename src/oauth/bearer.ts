@@ -1,0 +1,97 @@
+import { and, eq } from 'drizzle-orm';
+import { defaultUpstreamUserId } from '../accounts/credentials.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { oauthGrants, oauthTokens, upstreamCredentials, workspaceMembers } from '../db/schema/index.js';
+import type { Caller } from '../mcp/caller.js';
+import type { SecretBox } from '../security/secrets.js';
+import { hashToken } from '../security/tokens.js';
+import { parseScopes } from './scopes.js';
+
+/** last_used_at is written at most this often per grant, so a busy client costs no write per call. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+/** Opaque access tokens are prefix + 43 base64url characters; anything far off is not worth a lookup. */
+const MAX_TOKEN_LENGTH = 200;
+
+export type BearerResult = { ok: true; caller: Caller; expiresAt: number } | { ok: false; reason: string };
+
+/**
+ * Resolves an access token to its caller in one indexed query: token → grant → membership →
+ * workspace credential. Refused when unknown, expired, revoked, bound to another resource (audience,
+ * RFC 8707), or when the user is no longer a member of the grant's workspace.
+ */
+export function verifyAccessToken(
+  db: Db,
+  secrets: SecretBox,
+  config: Config,
+  token: string,
+  now = Date.now(),
+): BearerResult {
+  if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'The access token is malformed.' };
+  const row = db
+    .select({
+      kind: oauthTokens.kind,
+      tokenScopes: oauthTokens.scopes,
+      expiresAt: oauthTokens.expiresAt,
+      tokenRevokedAt: oauthTokens.revokedAt,
+      grantId: oauthGrants.id,
+      userId: oauthGrants.userId,
+      workspaceId: oauthGrants.workspaceId,
+      clientId: oauthGrants.clientId,
+      grantScopes: oauthGrants.scopes,
+      resource: oauthGrants.resource,
+      grantRevokedAt: oauthGrants.revokedAt,
+      lastUsedAt: oauthGrants.lastUsedAt,
+      member: workspaceMembers.userId,
+      memberUpstreamUserId: workspaceMembers.upstreamUserId,
+      memberMaxScopes: workspaceMembers.maxScopes,
+      tokenCiphertext: upstreamCredentials.tokenCiphertext,
+    })
+    .from(oauthTokens)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+    .leftJoin(
+      workspaceMembers,
+      and(
+        eq(workspaceMembers.workspaceId, oauthGrants.workspaceId),
+        eq(workspaceMembers.userId, oauthGrants.userId),
+      ),
+    )
+    .leftJoin(upstreamCredentials, eq(upstreamCredentials.workspaceId, oauthGrants.workspaceId))
+    .where(eq(oauthTokens.tokenHash, hashToken(token)))
+    .get();
+  if (row?.kind !== 'access') return { ok: false, reason: 'The access token is not valid.' };
+  if (row.tokenRevokedAt !== null || row.grantRevokedAt !== null)
+    return { ok: false, reason: 'The access token was revoked.' };
+  if (row.expiresAt <= now) return { ok: false, reason: 'The access token has expired.' };
+  if (row.resource !== config.resourceUrl)
+    return { ok: false, reason: 'The access token was issued for another resource.' };
+  if (row.member === null)
+    return { ok: false, reason: 'You are no longer a member of the workspace this app was connected to.' };
+
+  if (row.lastUsedAt === null || now - row.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+    db.update(oauthGrants).set({ lastUsedAt: now }).where(eq(oauthGrants.id, row.grantId)).run();
+  }
+  // A member's ceiling lowered after the grant takes effect now, not at the next sign-in.
+  let scopes = parseScopes(row.tokenScopes ?? row.grantScopes);
+  if (row.memberMaxScopes !== null) {
+    const ceiling = new Set(parseScopes(row.memberMaxScopes));
+    scopes = scopes.filter((s) => ceiling.has(s));
+  }
+  return {
+    ok: true,
+    expiresAt: row.expiresAt,
+    caller: {
+      grantId: row.grantId,
+      userId: row.userId,
+      workspaceId: row.workspaceId,
+      clientId: row.clientId,
+      scopes,
+      upstream: row.tokenCiphertext
+        ? {
+            token: secrets.open(row.tokenCiphertext, row.workspaceId),
+            userId: row.memberUpstreamUserId ?? defaultUpstreamUserId(row.userId),
+          }
+        : null,
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { oauthClients } from '../../db/schema/index.js';
+import { hashToken, newToken } from '../../security/tokens.js';
+import { OAuthError } from '../errors.js';
+import { CimdFetchError, type CimdFetchOptions, fetchClientMetadataDocument } from './cimd-fetch.js';
+import {
+  applicationTypeOf,
+  type ClientMetadata,
+  clientMetadataSchema,
+  describeMetadataError,
+} from './metadata-schema.js';
+import type { OAuthClient } from './types.js';
+
+/** A dynamically registered client unused this long is purged, unless it has live grants. */
+export const DCR_IDLE_TTL_MS = 30 * 24 * 3600 * 1000;
+/** Bounds on how long a fetched metadata document is reused, whatever its Cache-Control says. */
+const CIMD_MIN_TTL_S = 60;
+const CIMD_DEFAULT_TTL_S = 3600;
+const CIMD_MAX_TTL_S = 24 * 3600;
+
+type ClientRow = typeof oauthClients.$inferSelect;
+
+function toClient(row: ClientRow): OAuthClient {
+  return {
+    clientId: row.id,
+    kind: row.kind,
+    clientName: row.clientName,
+    clientUri: row.clientUri,
+    logoUri: row.logoUri,
+    redirectUris: JSON.parse(row.redirectUris) as string[],
+    grantTypes: JSON.parse(row.grantTypes) as string[],
+    tokenEndpointAuthMethod: row.tokenEndpointAuthMethod as OAuthClient['tokenEndpointAuthMethod'],
+    applicationType: row.applicationType,
+    secretHash: row.secretHash,
+  };
+}
+
+/** A URL client_id (CIMD): https with a path (draft-ietf-oauth-client-id-metadata-document §3). */
+export function isUrlClientId(clientId: string): boolean {
+  if (!clientId.startsWith('https://')) return false;
+  try {
+    const url = new URL(clientId);
+    return url.pathname !== '/' && !url.hash && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+/** RFC 7591 §3: stores the metadata, returns the client (and its secret, once, if confidential). */
+export function registerDynamicClient(db: Db, metadata: ClientMetadata, now = Date.now()) {
+  // RFC 7591 §2 default is client_secret_basic; MCP clients are public and say `none`.
+  const method = metadata.token_endpoint_auth_method ?? 'client_secret_basic';
+  const clientId = `sim_client_${newToken('clientSecret').slice(7, 31)}`;
+  const secret = method === 'none' ? null : newToken('clientSecret');
+  const grantTypes = metadata.grant_types.includes('refresh_token')
+    ? metadata.grant_types
+    : [...metadata.grant_types, 'refresh_token'];
+  const row: typeof oauthClients.$inferInsert = {
+    id: clientId,
+    kind: 'dcr',
+    secretHash: secret ? hashToken(secret) : null,
+    tokenEndpointAuthMethod: method,
+    clientName: metadata.client_name ?? null,
+    clientUri: metadata.client_uri ?? null,
+    logoUri: metadata.logo_uri ?? null,
+    redirectUris: JSON.stringify(metadata.redirect_uris),
+    grantTypes: JSON.stringify(grantTypes),
+    responseTypes: JSON.stringify(metadata.response_types),
+    applicationType: applicationTypeOf(metadata),
+    scope: metadata.scope ?? null,
+    metadata: JSON.stringify(metadata),
+    createdAt: now,
+    lastUsedAt: now,
+    expiresAt: now + DCR_IDLE_TTL_MS,
+  };
+  db.insert(oauthClients).values(row).run();
+  return {
+    client: toClient(row as ClientRow),
+    secret,
+    issuedAt: Math.floor(now / 1000),
+    metadata,
+    grantTypes,
+  };
+}
+
+export interface ClientLookupOptions {
+  cimd: CimdFetchOptions;
+  /**
+   * At /authorize a stale metadata document is fetched again; at /token the stored copy (verified
+   * when the user authorized) is used, so a client's refreshes survive its website being down.
+   */
+  refreshStaleDocument: boolean;
+}
+
+/** Finds a client by id: a DCR row, or a CIMD document (cached, fetched when missing or stale). */
+export async function findClient(
+  db: Db,
+  clientId: string,
+  options: ClientLookupOptions,
+  now = Date.now(),
+): Promise<OAuthClient | null> {
+  if (clientId.length > 2000) return null;
+  const row = db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).get();
+  if (!isUrlClientId(clientId)) return row && row.kind === 'dcr' ? toClient(row) : null;
+  if (row && (!options.refreshStaleDocument || (row.expiresAt ?? 0) > now)) return toClient(row);
+  return toClient(await fetchAndStoreDocument(db, clientId, options.cimd, now));
+}
+
+async function fetchAndStoreDocument(db: Db, clientId: string, options: CimdFetchOptions, now: number) {
+  let fetched: Awaited<ReturnType<typeof fetchClientMetadataDocument>>;
+  try {
+    fetched = await fetchClientMetadataDocument(clientId, options);
+  } catch (error) {
+    const reason = error instanceof CimdFetchError ? error.message : 'could not fetch the document';
+    throw new OAuthError(
+      'invalid_client',
+      `The client metadata document at client_id could not be used: ${reason}.`,
+    );
+  }
+  const body = fetched.body as Record<string, unknown> | null;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new OAuthError('invalid_client', 'The client metadata document is not a JSON object.');
+  }
+  // §4.1: the document's client_id MUST equal the URL it was fetched from, byte for byte.
+  if (body.client_id !== clientId) {
+    throw new OAuthError(
+      'invalid_client',
+      'The client metadata document names a different client_id than its URL.',
+    );
+  }
+  // §4.1: no shared secrets in a public document.
+  if ('client_secret' in body || 'client_secret_expires_at' in body) {
+    throw new OAuthError('invalid_client', 'The client metadata document must not contain a client_secret.');
+  }
+  const parsed = clientMetadataSchema.safeParse(body);
+  if (!parsed.success) {
+    throw new OAuthError(
+      'invalid_client',
+      `The client metadata document is invalid: ${describeMetadataError(parsed.error)}.`,
+    );
+  }
+  const method = parsed.data.token_endpoint_auth_method ?? 'none';
+  if (method !== 'none') {
+    throw new OAuthError(
+      'invalid_client',
+      'Clients identified by a metadata document must use token_endpoint_auth_method "none".',
+    );
+  }
+  const ttl = Math.min(CIMD_MAX_TTL_S, Math.max(CIMD_MIN_TTL_S, fetched.maxAgeSeconds ?? CIMD_DEFAULT_TTL_S));
+  const values = {
+    kind: 'cimd' as const,
+    secretHash: null,
+    tokenEndpointAuthMethod: 'none',
+    clientName: parsed.data.client_name ?? null,
+    clientUri: parsed.data.client_uri ?? null,
+    logoUri: parsed.data.logo_uri ?? null,
+    redirectUris: JSON.stringify(parsed.data.redirect_uris),
+    grantTypes: JSON.stringify(parsed.data.grant_types),
+    responseTypes: JSON.stringify(parsed.data.response_types),
+    applicationType: applicationTypeOf(parsed.data),
+    scope: parsed.data.scope ?? null,
+    metadata: JSON.stringify(parsed.data),
+    lastUsedAt: now,
+    expiresAt: now + ttl * 1000,
+  };
+  return db
+    .insert(oauthClients)
+    .values({ id: clientId, createdAt: now, ...values })
+    .onConflictDoUpdate({ target: oauthClients.id, set: values })
+    .returning()
+    .get();
+}
+
+/**
+ * Marks a client as used. Pushes a DCR client's idle expiry forward (DESIGN.md §4: TTL refreshed on
+ * use); a CIMD row's expiry is its cache lifetime and stays.
+ */
+export function touchClient(db: Db, client: OAuthClient, now = Date.now()): void {
+  db.update(oauthClients)
+    .set(client.kind === 'dcr' ? { lastUsedAt: now, expiresAt: now + DCR_IDLE_TTL_MS } : { lastUsedAt: now })
+    .where(eq(oauthClients.id, client.clientId))
+    .run();
+}

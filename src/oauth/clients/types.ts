@@ -1,0 +1,14 @@
+/** A client as the authorize and token endpoints see it, whatever way it registered. */
+export interface OAuthClient {
+  clientId: string;
+  kind: 'dcr' | 'cimd';
+  clientName: string | null;
+  clientUri: string | null;
+  logoUri: string | null;
+  redirectUris: string[];
+  grantTypes: string[];
+  tokenEndpointAuthMethod: 'none' | 'client_secret_basic' | 'client_secret_post';
+  applicationType: 'web' | 'native';
+  /** SHA-256 of the secret for confidential clients. */
+  secretHash: string | null;
+}

@@ -1,0 +1,69 @@
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import type { Config } from '../config.js';
+import type { AppEnv } from '../http/env.js';
+import { SCOPES } from './scopes.js';
+
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
+
+/** The RFC 9728 metadata URL of the MCP resource, as put in WWW-Authenticate challenges. */
+export function resourceMetadataUrl(config: Config): string {
+  return `${config.publicUrl}${PROTECTED_RESOURCE_PATH}/mcp`;
+}
+
+/** RFC 8414 §2. Advertises only what is implemented. */
+export function authorizationServerMetadata(config: Config) {
+  const issuer = config.publicUrl;
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/authorize`,
+    token_endpoint: `${issuer}/token`,
+    registration_endpoint: `${issuer}/register`,
+    revocation_endpoint: `${issuer}/revoke`,
+    scopes_supported: [...SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    code_challenge_methods_supported: ['S256'],
+    // RFC 9207: every authorization response carries `iss`.
+    authorization_response_iss_parameter_supported: true,
+    // draft-ietf-oauth-client-id-metadata-document: https URLs are accepted as client_id.
+    client_id_metadata_document_supported: true,
+    service_documentation: `${issuer}/`,
+  };
+}
+
+/** RFC 9728 §2. */
+export function protectedResourceMetadata(config: Config) {
+  return {
+    resource: config.resourceUrl,
+    authorization_servers: [config.publicUrl],
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Social Intel MCP',
+    resource_documentation: `${config.publicUrl}/`,
+  };
+}
+
+/**
+ * The well-known documents. Browser-based clients read them cross-origin, so they allow any origin
+ * (they are public and carry no credentials).
+ */
+export function metadataRoutes(config: Config) {
+  const app = new Hono<AppEnv>();
+  const as = authorizationServerMetadata(config);
+  const prm = protectedResourceMetadata(config);
+  const publicCors = cors({ origin: '*', allowMethods: ['GET'], maxAge: 86_400 });
+  const cache = { 'Cache-Control': 'public, max-age=3600' };
+
+  app.use('/.well-known/*', publicCors);
+  // RFC 8414 §3 and the OpenID Connect Discovery path, which some clients try first.
+  app.get('/.well-known/oauth-authorization-server', (c) => c.json(as, 200, cache));
+  app.get('/.well-known/openid-configuration', (c) => c.json(as, 200, cache));
+  // RFC 9728 §3.1: path-suffixed for the /mcp resource, and the root for clients that only try it.
+  app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, (c) => c.json(prm, 200, cache));
+  app.get(PROTECTED_RESOURCE_PATH, (c) => c.json(prm, 200, cache));
+  return app;
+}

@@ -1,0 +1,59 @@
+import { hkdfSync } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+import type { Config } from '../config.js';
+import type { Scope } from './scopes.js';
+
+/** A validated authorization request, as the consent form carries it back. */
+export interface PendingAuthorization {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  scopes: Scope[];
+  resource: string;
+  state: string | null;
+  /** The person the consent page was shown to: a form replayed in another session is refused. */
+  userId: string;
+}
+
+/** Long enough to read a consent page, short enough that an abandoned one is useless. */
+export const PENDING_TTL_SECONDS = 15 * 60;
+const AUDIENCE = 'authorize-decision';
+
+const keys = new WeakMap<Config, Uint8Array>();
+function signingKey(config: Config): Uint8Array {
+  let key = keys.get(config);
+  if (!key) {
+    const secret = config.secretKeys[0]?.key;
+    if (!secret) throw new Error('no SECRET_KEY configured');
+    key = new Uint8Array(
+      hkdfSync('sha256', secret, Buffer.alloc(0), 'social-intel-mcp pending-authorization v1', 32),
+    );
+    keys.set(config, key);
+  }
+  return key;
+}
+
+/** Signs the request (HS256, key derived from SECRET_KEY) so the browser cannot change it. */
+export function signPending(config: Config, pending: PendingAuthorization): Promise<string> {
+  return new SignJWT({ req: pending })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(config.publicUrl)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${PENDING_TTL_SECONDS}s`)
+    .sign(signingKey(config));
+}
+
+/** The request, or null when the signature, issuer, audience or expiry is wrong. */
+export async function verifyPending(config: Config, token: string): Promise<PendingAuthorization | null> {
+  try {
+    const { payload } = await jwtVerify(token, signingKey(config), {
+      issuer: config.publicUrl,
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+    });
+    return (payload as { req?: PendingAuthorization }).req ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,61 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { oauthGrants, oauthTokens } from '../db/schema/index.js';
+import type { AppEnv } from '../http/env.js';
+import { hashToken } from '../security/tokens.js';
+import { authenticateClient } from './client-auth.js';
+import { clientLookup, type OAuthDeps } from './deps.js';
+import { OAuthError, oauthErrorResponse } from './errors.js';
+import { readForm, required } from './form.js';
+import { revokeGrant } from './grants.js';
+
+/**
+ * POST /revoke (RFC 7009). Revoking a refresh token ends its whole grant (§2.1: the server SHOULD also
+ * invalidate the access tokens of the same grant); revoking an access token ends that token. Unknown
+ * tokens, and tokens of other clients, get the same 200 so the endpoint cannot be used to probe.
+ */
+export function revokeRoutes(deps: OAuthDeps) {
+  const app = new Hono<AppEnv>();
+  app.use(
+    '/revoke',
+    cors({ origin: '*', allowMethods: ['POST'], allowHeaders: ['Content-Type', 'Authorization'] }),
+  );
+  app.post('/revoke', async (c) => {
+    try {
+      const form = await readForm(c);
+      const token = required(form, 'token');
+      const hint = form.get('token_type_hint');
+      if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
+        throw new OAuthError(
+          'unsupported_token_type',
+          'token_type_hint must be access_token or refresh_token.',
+        );
+      }
+      const client = await authenticateClient(c, deps.db, form, clientLookup(deps, false));
+      const row = deps.db
+        .select({ token: oauthTokens, clientId: oauthGrants.clientId })
+        .from(oauthTokens)
+        .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+        .where(eq(oauthTokens.tokenHash, hashToken(token)))
+        .get();
+      if (row && row.clientId === client.clientId) {
+        if (row.token.kind === 'refresh') revokeGrant(deps.db, row.token.grantId, 'revoked_by_client');
+        else
+          deps.db
+            .update(oauthTokens)
+            .set({ revokedAt: Date.now() })
+            .where(and(eq(oauthTokens.tokenHash, row.token.tokenHash), isNull(oauthTokens.revokedAt)))
+            .run();
+      }
+      return c.body(null, 200, { 'Cache-Control': 'no-store' });
+    } catch (error) {
+      if (error instanceof OAuthError) {
+        const challenge = (error as OAuthError & { challenge?: string }).challenge;
+        return oauthErrorResponse(c, error, challenge ? { 'WWW-Authenticate': challenge } : {});
+      }
+      throw error;
+    }
+  });
+  return app;
+}

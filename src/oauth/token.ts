@@ -1,0 +1,129 @@
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import type { AppEnv } from '../http/env.js';
+import { authenticateClient } from './client-auth.js';
+import { touchClient } from './clients/repository.js';
+import type { OAuthClient } from './clients/types.js';
+import { clientLookup, type OAuthDeps, sameResource } from './deps.js';
+import { OAuthError, oauthErrorResponse } from './errors.js';
+import { readForm, required } from './form.js';
+import {
+  claimCode,
+  findCode,
+  type IssuedTokens,
+  issueGrantForCode,
+  refreshGrant,
+  revokeGrant,
+} from './grants.js';
+import { verifyPkce } from './pkce.js';
+
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+/** POST /token (RFC 6749 §3.2, §4.1.3, §6; OAuth 2.1 §4.1.3, §4.3). */
+export function tokenRoutes(deps: OAuthDeps) {
+  const app = new Hono<AppEnv>();
+  app.use(
+    '/token',
+    cors({ origin: '*', allowMethods: ['POST'], allowHeaders: ['Content-Type', 'Authorization'] }),
+  );
+  app.post('/token', async (c) => {
+    try {
+      const form = await readForm(c);
+      const grantType = required(form, 'grant_type');
+      const client = await authenticateClient(c, deps.db, form, clientLookup(deps, false));
+      touchClient(deps.db, client);
+      const tokens =
+        grantType === 'authorization_code'
+          ? exchangeCode(deps, client, form)
+          : grantType === 'refresh_token'
+            ? refresh(deps, client, form)
+            : unsupported(grantType);
+      return c.json(tokens, 200, NO_STORE);
+    } catch (error) {
+      if (error instanceof OAuthError) {
+        const challenge = (error as OAuthError & { challenge?: string }).challenge;
+        return oauthErrorResponse(c, error, challenge ? { 'WWW-Authenticate': challenge } : {});
+      }
+      throw error;
+    }
+  });
+  return app;
+}
+
+function unsupported(grantType: string): never {
+  throw new OAuthError(
+    'unsupported_grant_type',
+    `The grant type ${JSON.stringify(grantType.slice(0, 100))} is not supported.`,
+  );
+}
+
+function accessTtlMs(deps: OAuthDeps) {
+  return deps.config.oauth.accessTokenTtlSeconds * 1000;
+}
+
+function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, string>): IssuedTokens {
+  const code = required(form, 'code');
+  const redirectUri = required(form, 'redirect_uri');
+  const verifier = form.get('code_verifier');
+  // OAuth 2.1 §4.1.3: PKCE is required, so a missing verifier is a malformed request.
+  if (!verifier)
+    throw new OAuthError('invalid_request', 'The parameter code_verifier is missing (PKCE is required).');
+  const row = findCode(deps.db, code);
+  const now = Date.now();
+  if (!row || row.clientId !== client.clientId) {
+    throw new OAuthError(
+      'invalid_grant',
+      'The authorization code is invalid or was issued to another client.',
+    );
+  }
+  if (row.usedAt !== null) {
+    // RFC 6749 §4.1.2: a code used twice revokes the tokens it already issued.
+    if (row.grantId) revokeGrant(deps.db, row.grantId, 'authorization_code_replay', now);
+    throw new OAuthError('invalid_grant', 'The authorization code was already used.');
+  }
+  if (row.expiresAt <= now) throw new OAuthError('invalid_grant', 'The authorization code has expired.');
+  if (row.redirectUri !== redirectUri) {
+    throw new OAuthError(
+      'invalid_grant',
+      'redirect_uri does not match the one used in the authorization request.',
+    );
+  }
+  if (!verifyPkce(verifier, row.codeChallenge)) {
+    throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
+  }
+  const resource = form.get('resource');
+  if (resource !== undefined && !sameResource(resource, row.resource)) {
+    throw new OAuthError('invalid_target', 'The resource does not match the one that was authorized.');
+  }
+  if (!claimCode(deps.db, row.codeHash, now)) {
+    // Lost a race with a concurrent exchange of the same code: that one is the replay's twin.
+    throw new OAuthError('invalid_grant', 'The authorization code was already used.');
+  }
+  return issueGrantForCode(deps.db, row, accessTtlMs(deps), now);
+}
+
+function refresh(deps: OAuthDeps, client: OAuthClient, form: Map<string, string>): IssuedTokens {
+  const token = required(form, 'refresh_token');
+  const resource = form.get('resource');
+  if (resource !== undefined && !sameResource(resource, deps.config.resourceUrl)) {
+    throw new OAuthError(
+      'invalid_target',
+      `The only resource this server issues tokens for is ${deps.config.resourceUrl}.`,
+    );
+  }
+  const outcome = refreshGrant(deps.db, token, client.clientId, form.get('scope'), accessTtlMs(deps));
+  if (outcome.ok) return outcome.tokens;
+  if (outcome.reason === 'scope') {
+    throw new OAuthError('invalid_scope', 'A refresh cannot add scopes that were not granted.');
+  }
+  const why = {
+    unknown: 'The refresh token is invalid.',
+    expired: 'The refresh token has expired. Sign in again.',
+    revoked: 'The refresh token was revoked. Sign in again.',
+    client_mismatch: 'The refresh token was issued to another client.',
+    reused: 'The refresh token was already used; the session was ended for safety. Sign in again.',
+  }[outcome.reason];
+  if (outcome.reason === 'reused')
+    deps.logger.warn({ clientId: client.clientId }, 'refresh token reuse: grant revoked');
+  throw new OAuthError('invalid_grant', why);
+}

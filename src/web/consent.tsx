@@ -1,0 +1,111 @@
+import type { Child } from 'hono/jsx';
+import type { Scope } from '../oauth/scopes.js';
+import { SCOPE_DESCRIPTIONS } from '../oauth/scopes.js';
+import { Layout } from './layout.js';
+
+export interface ConsentPageProps {
+  signedInAs: string;
+  csrf: Child;
+  csrfToken: string | null;
+  clientName: string;
+  /** For Client ID Metadata Documents: the https host that vouches for the client. */
+  verifiedHost: string | null;
+  redirectHost: string;
+  loopbackOnly: boolean;
+  scopes: readonly Scope[];
+  workspaces: Array<{ id: string; name: string; kind: string }>;
+  request: string;
+  /** Workspaces of the user that have no credentials yet, with a link to link them. */
+  unlinkedCount: number;
+}
+
+/**
+ * The consent dialog (DESIGN.md §4): who asks, where it sends you back, what it may do in plain
+ * words (writes spend credits), and in which workspace.
+ */
+export function ConsentPage(props: ConsentPageProps) {
+  return (
+    <Layout title="Allow access" signedInAs={props.signedInAs} csrfToken={props.csrfToken}>
+      <h1>
+        Allow <span>{props.clientName}</span> to use your Social Intel account?
+      </h1>
+      <div class="card">
+        {props.verifiedHost ? (
+          <p>
+            This app is identified by <strong>{props.verifiedHost}</strong>.
+          </p>
+        ) : (
+          <p class="notice warn">
+            The name “{props.clientName}” was given by the app itself and has not been verified. Allow only if
+            you just started connecting this app.
+          </p>
+        )}
+        <p>
+          After you decide, you go back to <strong>{props.redirectHost}</strong>.
+        </p>
+        {props.loopbackOnly ? (
+          <p class="notice warn">
+            This app runs on your own computer (it returns to {props.redirectHost}). If you did not just start
+            it, choose Deny.
+          </p>
+        ) : null}
+      </div>
+      <form method="post" action="/authorize/decision" class="stack">
+        {props.csrf}
+        <input type="hidden" name="request" value={props.request} />
+        <fieldset class="card">
+          <legend>It will be able to</legend>
+          <ul>
+            {props.scopes.map((scope) => (
+              <li>
+                {SCOPE_DESCRIPTIONS[scope]} <code class="muted">{scope}</code>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+        <label>
+          Workspace
+          <span class="hint">Tool calls use this workspace's API credentials and are recorded there.</span>
+          <select name="workspace" required>
+            {props.workspaces.map((w) => (
+              <option value={w.id}>
+                {w.name}
+                {w.kind === 'personal' ? ' (personal)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        {props.unlinkedCount > 0 ? (
+          <p class="muted">
+            {props.unlinkedCount} of your workspaces have no API credentials yet and are not listed.{' '}
+            <a href="/account/credentials">Link credentials</a>
+          </p>
+        ) : null}
+        <div class="actions">
+          <button type="submit" name="decision" value="allow">
+            Allow
+          </button>
+          <button type="submit" name="decision" value="deny" class="secondary">
+            Deny
+          </button>
+        </div>
+      </form>
+    </Layout>
+  );
+}
+
+/** An authorization request that cannot be sent back to the app (bad client or redirect URI). */
+export function AuthorizeErrorPage({ message, signedInAs }: { message: string; signedInAs?: string | null }) {
+  return (
+    <Layout title="Cannot connect the app" signedInAs={signedInAs ?? null}>
+      <h1>This app cannot connect</h1>
+      <p class="error" role="alert">
+        {message}
+      </p>
+      <p>
+        Start the connection again from your AI app. If this keeps happening, the app's developer needs to fix
+        it.
+      </p>
+    </Layout>
+  );
+}
