@@ -15,6 +15,7 @@ export interface TestServer {
   config: Config;
   db: Db;
   app: Hono<AppEnv>;
+  secrets: SecretBox;
   dataDir: string;
   /** Every log line the server wrote, parsed. */
   logs: Array<Record<string, unknown>>;
@@ -25,6 +26,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Upstream base URLs; defaults to unreachable addresses (tests that call upstream pass a sandbox). */
   upstream?: { searchUrl: string; agentUrl: string };
+  /** A CA certificate (PEM) to trust when fetching client metadata documents. */
+  cimdCa?: string;
 }
 
 /**
@@ -55,11 +58,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const db = openDatabase(config.databasePath);
   migrate(db);
+  const secrets = new SecretBox(config.secretKeys);
   const deps: AppDeps = {
     config,
     db,
     logger,
-    secrets: new SecretBox(config.secretKeys),
+    secrets,
+    ...(options.cimdCa ? { cimdCa: options.cimdCa } : {}),
     upstream: options.upstream ?? { searchUrl: 'http://127.0.0.1:9', agentUrl: 'http://127.0.0.1:9' },
   };
   const app = createApp(deps);
@@ -69,6 +74,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     db,
     app,
+    secrets,
     dataDir: dir.path,
     logs,
     async close() {
