@@ -1,0 +1,120 @@
+/**
+ * Result shaping: a size cap that trims the longest arrays (and, failing that, the longest strings)
+ * and says exactly what it cut, so a model knows the data is partial and how to page for the rest.
+ */
+
+export interface Truncation {
+  /** JSON path of the trimmed value, e.g. `results.posts.twitter`. */
+  path: string;
+  kind: 'array' | 'string';
+  kept: number;
+  total: number;
+}
+
+export interface Shaped {
+  data: Record<string, unknown>;
+  truncated: Truncation[];
+  bytes: number;
+}
+
+const MAX_ROUNDS = 60;
+
+export function capResult(input: Record<string, unknown>, maxBytes: number): Shaped {
+  let bytes = jsonBytes(input);
+  if (bytes <= maxBytes) return { data: input, truncated: [], bytes };
+  // Work on a copy so upstream objects are never mutated.
+  const data = structuredClone(input);
+  const report = new Map<string, Truncation>();
+  for (let round = 0; round < MAX_ROUNDS && bytes > maxBytes; round++) {
+    const target = largest(data, bytes - maxBytes);
+    if (!target) break;
+    const excess = bytes - maxBytes;
+    const { parent, key, value, path, size } = target;
+    if (Array.isArray(value)) {
+      const total = report.get(path)?.total ?? value.length;
+      // Keep the share of items that fits, with a margin; at least one fewer than now.
+      const share = Math.max(0, (size - excess) / size);
+      const keep = Math.min(value.length - 1, Math.max(0, Math.floor(value.length * share * 0.95)));
+      (parent as Record<string | number, unknown>)[key] = value.slice(0, keep);
+      report.set(path, { path, kind: 'array', kept: keep, total });
+    } else if (typeof value === 'string') {
+      const total = report.get(path)?.total ?? value.length;
+      const keep = Math.max(0, Math.min(value.length - 1, Math.floor((value.length - excess) * 0.95)));
+      (parent as Record<string | number, unknown>)[key] = `${value.slice(0, keep)}…`;
+      report.set(path, { path, kind: 'string', kept: keep, total });
+    }
+    bytes = jsonBytes(data);
+  }
+  const truncated = [...report.values()];
+  data._truncated = truncated;
+  return { data, truncated, bytes: jsonBytes(data) };
+}
+
+export function describeTruncation(truncated: Truncation[], maxBytes: number): string {
+  if (truncated.length === 0) return '';
+  const parts = truncated.map((t) =>
+    t.kind === 'array'
+      ? `${t.path}: ${t.kept} of ${t.total} items kept`
+      : `${t.path}: first ${t.kept} of ${t.total} characters kept`,
+  );
+  return `Result truncated to fit ${Math.round(maxBytes / 1000)} KB (${parts.join('; ')}).`;
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}
+
+interface Candidate {
+  parent: unknown;
+  key: string | number;
+  value: unknown[] | string;
+  path: string;
+  size: number;
+}
+
+/**
+ * The array (of two or more items) with the largest serialized size; when no array is worth
+ * trimming, the longest string over 2 KB.
+ */
+function largest(root: Record<string, unknown>, _excess: number): Candidate | null {
+  let bestArray: Candidate | null = null;
+  let bestString: Candidate | null = null;
+  const visit = (parent: unknown, key: string | number, value: unknown, path: string): number => {
+    if (Array.isArray(value)) {
+      let size = 2;
+      value.forEach((item, i) => {
+        size += visit(value, i, item, `${path}[${i}]`) + 1;
+      });
+      if (value.length > 0 && (!bestArray || size > bestArray.size)) {
+        bestArray = { parent, key, value, path: stripIndexes(path), size };
+      }
+      return size;
+    }
+    if (value && typeof value === 'object') {
+      let size = 2;
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        if (k === '_truncated') continue;
+        size += visit(value, k, v, path ? `${path}.${k}` : k) + k.length + 4;
+      }
+      return size;
+    }
+    if (typeof value === 'string') {
+      const size = Buffer.byteLength(value, 'utf8') + 2;
+      if (size > 2048 && (!bestString || size > bestString.size)) {
+        bestString = { parent, key, value, path: stripIndexes(path), size };
+      }
+      return size;
+    }
+    return String(value).length;
+  };
+  visit(null, '', root, '');
+  const a = bestArray as Candidate | null;
+  const s = bestString as Candidate | null;
+  if (a && (!s || a.size >= s.size)) return a;
+  return s;
+}
+
+/** Paths name arrays, not positions: `results.posts.twitter`, `expert_results[].summary`. */
+function stripIndexes(path: string): string {
+  return path.replace(/\[\d+\]/g, '[]');
+}

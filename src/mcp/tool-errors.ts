@@ -1,0 +1,64 @@
+import { UpstreamError } from '../upstream/errors.js';
+import type { ToolDef } from './tools/types.js';
+
+/**
+ * Turns a failure into one sentence a model can act on (DESIGN.md §5). Never includes a credential;
+ * upstream's own explanation (`detail`) is quoted where it helps.
+ */
+export function errorMessage(error: unknown, tool: ToolDef, publicUrl: string): string {
+  const credentialsPage = `${publicUrl}/account/credentials`;
+  if (!(error instanceof UpstreamError)) {
+    return `${tool.name} failed unexpectedly on this server. Try again; if it keeps failing, tell the user.`;
+  }
+  const detail = error.detail ? ` Upstream said: "${error.detail}".` : '';
+  switch (error.kind) {
+    case 'unauthorized':
+      return `The upstream API token linked to this workspace was rejected (401). Ask the user to re-link their API token at ${credentialsPage}; retrying will not help until then.`;
+    case 'payment_required': {
+      const c = error.credits;
+      const numbers =
+        c && (c.required !== null || c.available !== null)
+          ? ` It needs ${c.required ?? 'more'} credit(s) and ${c.available ?? 'too few'} are available.`
+          : '';
+      return `Out of credits (402): the account cannot pay for this.${numbers} Nothing was started. Ask the user to top up credits or wait for the credit period to reset.`;
+    }
+    case 'forbidden':
+      return tool.forbiddenMeansProducer
+        ? 'The linked API key lacks the producer permission that expert search requires (403). Ask the account holder to enable the producer permission on this key, or link a key that has it.'
+        : `Upstream refused access (403).${detail} The linked API key may lack a permission this needs.`;
+    case 'not_found':
+      return tool.notFound
+        ? `No ${tool.notFound.what} with that id exists for this account (404). Call ${tool.notFound.listTool} to see valid ids.`
+        : `Upstream found nothing at that address (404).${detail}`;
+    case 'unprocessable':
+      return `Upstream refused this in the item's current state (422).${detail || ' The item may already be in a final state.'} Read the item first (its status says what is allowed) and do not retry unchanged.`;
+    case 'bad_request':
+      return `Upstream rejected the arguments (400).${detail} Correct them and call ${tool.name} again.`;
+    case 'rate_limited': {
+      const wait =
+        error.retryAfterMs !== null ? `${Math.ceil(error.retryAfterMs / 1000)} seconds` : 'a minute';
+      return `The upstream service is rate limiting requests (429). Wait ${wait}, then retry.`;
+    }
+    case 'server':
+      return `The upstream service had an internal error (${error.status ?? '5xx'}); this is usually temporary. Retry in a minute.`;
+    case 'timeout':
+      return `The upstream service did not answer in time. It may be busy; retry in a minute.`;
+    case 'network':
+      return `Could not reach the upstream service (${error.detail ?? 'connection failed'}). Retry in a minute.`;
+    case 'malformed':
+      return 'The upstream service sent a response this server could not read. Retry later; if it persists, tell the user.';
+    case 'aborted':
+      return `${tool.name} was cancelled.`;
+    default:
+      return `The upstream service answered with HTTP ${error.status ?? 'error'}.${detail} Retry later.`;
+  }
+}
+
+/** The audit status of a failure: the upstream HTTP status when there was one, else `error`. */
+export function auditStatus(error: unknown): string {
+  if (error instanceof UpstreamError) {
+    if (error.status !== null) return String(error.status);
+    if (error.kind === 'aborted') return 'cancelled';
+  }
+  return 'error';
+}

@@ -1,0 +1,57 @@
+import { SCOPES, type Scope } from '../../oauth/scopes.js';
+import { accountTools } from './account.js';
+import { agentRunTools } from './agent-runs.js';
+import { expertSearchTools } from './expert-search.js';
+import { keywordSearchTools } from './keyword-search.js';
+import { scheduleTools } from './schedules.js';
+import type { ToolDef } from './types.js';
+import { userSearchTools } from './user-search.js';
+
+/** Every tool of upstream-api.md's "MCP tools" list, in that list's order of groups. */
+export const ALL_TOOLS: readonly ToolDef[] = [
+  ...expertSearchTools,
+  ...keywordSearchTools,
+  ...userSearchTools,
+  ...agentRunTools,
+  ...scheduleTools,
+  ...accountTools,
+];
+
+const BY_NAME = new Map(ALL_TOOLS.map((t) => [t.name, t]));
+
+export function toolByName(name: string): ToolDef | undefined {
+  return BY_NAME.get(name);
+}
+
+/** One line per tool, for the home page and README. */
+export const TOOL_SUMMARIES: Array<{ name: string; summary: string }> = ALL_TOOLS.map((t) => ({
+  name: t.name,
+  summary: t.summary,
+}));
+
+/** The scope a tools/call needs; undefined for a name that is not a tool of ours. */
+export function requiredScopeForTool(name: string): Scope | undefined {
+  return BY_NAME.get(name)?.scope;
+}
+
+const byScopeSet = new Map<string, readonly ToolDef[]>();
+
+/** Canonical key of a scope set: known scopes in canonical order. */
+export function scopeKey(scopes: Iterable<string>): string {
+  const set = new Set(scopes);
+  return SCOPES.filter((s) => set.has(s)).join(' ');
+}
+
+/** The tools a grant with these scopes may list and call; computed once per distinct scope set. */
+export function toolsForScopes(scopes: Iterable<string>): readonly ToolDef[] {
+  const key = scopeKey(scopes);
+  let tools = byScopeSet.get(key);
+  if (!tools) {
+    const granted = new Set(key.split(' '));
+    tools = Object.freeze(ALL_TOOLS.filter((t) => granted.has(t.scope)));
+    byScopeSet.set(key, tools);
+  }
+  return tools;
+}
+
+export type { ToolDef } from './types.js';

@@ -1,0 +1,525 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { z } from 'zod';
+import { creditsFromBody, detailFromBody, kindForStatus, parseRetryAfter, UpstreamError } from './errors.js';
+import * as s from './schemas.js';
+
+/** The two values a workspace's linked credential supplies, sent as headers on every call. */
+export interface UpstreamCredentials {
+  token: string;
+  userId: string;
+}
+
+/** The only logging the client does: one debug line per attempt, never headers or bodies. */
+export interface UpstreamLogger {
+  debug(obj: Record<string, unknown>, msg: string): void;
+  warn(obj: Record<string, unknown>, msg: string): void;
+}
+
+export interface UpstreamClientOptions {
+  searchUrl: string;
+  agentUrl: string;
+  /** Header names (config.upstream.tokenHeader / userHeader). */
+  tokenHeader?: string;
+  userHeader?: string;
+  /** Per-attempt timeout. Default 30 s. */
+  timeoutMs?: number;
+  /** Retries for idempotent reads (network errors, 5xx, 429). Default 2 (3 attempts). */
+  maxRetries?: number;
+  /** First backoff; doubles each retry, with full jitter. Default 200 ms. */
+  backoffBaseMs?: number;
+  /** Largest backoff between attempts. Default 2 s. */
+  backoffMaxMs?: number;
+  /** A Retry-After longer than this is not waited for: the 429 is returned. Default 10 s. */
+  maxRetryAfterMs?: number;
+  logger?: UpstreamLogger;
+  /** For tests; defaults to the global fetch (undici, keep-alive pooled per origin). */
+  fetch?: typeof fetch;
+}
+
+export type Host = 'search' | 'agent';
+
+export interface RequestSpec {
+  host: Host;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  /** Send the user-id header (every endpoint but GET /api/usage). Default true. */
+  sendUserId?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Per-call options every method accepts. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+type Query = RequestSpec['query'];
+
+/**
+ * The typed client for both upstream hosts (DESIGN.md §1: knows nothing of MCP or OAuth). One
+ * instance is shared by every request; the caller's credentials are passed to each call.
+ */
+export class UpstreamClient {
+  private readonly searchUrl: string;
+  private readonly agentUrl: string;
+  private readonly tokenHeader: string;
+  private readonly userHeader: string;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly backoffBaseMs: number;
+  private readonly backoffMaxMs: number;
+  private readonly maxRetryAfterMs: number;
+  private readonly logger: UpstreamLogger | undefined;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: UpstreamClientOptions) {
+    this.searchUrl = options.searchUrl.replace(/\/+$/, '');
+    this.agentUrl = options.agentUrl.replace(/\/+$/, '');
+    this.tokenHeader = options.tokenHeader ?? 'X-SERVICE-TOKEN';
+    this.userHeader = options.userHeader ?? 'X-SERVICE-USER-ID';
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxRetries = options.maxRetries ?? 2;
+    this.backoffBaseMs = options.backoffBaseMs ?? 200;
+    this.backoffMaxMs = options.backoffMaxMs ?? 2_000;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
+    this.logger = options.logger;
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  // ---- search host: keyword searches -------------------------------------------------------------
+
+  createKeywordSearch(creds: UpstreamCredentials, body: Record<string, unknown>, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'POST', path: '/api/iq/keyword_search', body },
+      s.searchCreated,
+      o,
+    );
+  }
+  listKeywordSearches(creds: UpstreamCredentials, query: Query, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'GET', path: '/api/iq/keyword_search', query },
+      s.anyObject,
+      o,
+    );
+  }
+  getKeywordSearch(creds: UpstreamCredentials, id: number, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'GET', path: `/api/iq/keyword_search/${id}` },
+      s.searchDetails,
+      o,
+    );
+  }
+  getKeywordSearchPosts(
+    creds: UpstreamCredentials,
+    id: number,
+    platform: string | undefined,
+    o?: CallOptions,
+  ) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'GET', path: `/api/iq/keyword_search/${id}/posts_data`, query: { platform } },
+      s.postsData,
+      o,
+    );
+  }
+  getKeywordSearchTopicTree(
+    creds: UpstreamCredentials,
+    id: number,
+    platform: string | undefined,
+    o?: CallOptions,
+  ) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'GET', path: `/api/iq/keyword_search/${id}/topic_tree`, query: { platform } },
+      s.anyObject,
+      o,
+    );
+  }
+
+  // ---- search host: user searches ----------------------------------------------------------------
+
+  createUserSearch(creds: UpstreamCredentials, body: Record<string, unknown>, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'POST', path: '/api/iq/user_search', body },
+      s.searchCreated,
+      o,
+    );
+  }
+  listUserSearches(creds: UpstreamCredentials, query: Query, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'GET', path: '/api/iq/user_search', query },
+      s.anyObject,
+      o,
+    );
+  }
+  getUserSearch(creds: UpstreamCredentials, id: number, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'GET', path: `/api/iq/user_search/${id}` },
+      s.searchDetails,
+      o,
+    );
+  }
+  getUserSearchPosts(creds: UpstreamCredentials, id: number, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'GET', path: `/api/iq/user_search/${id}/posts_data` },
+      s.postsData,
+      o,
+    );
+  }
+
+  // ---- search host: expert searches --------------------------------------------------------------
+
+  createExpertSearch(creds: UpstreamCredentials, body: Record<string, unknown>, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'POST', path: '/api/search', body },
+      s.expertSearchCreated,
+      o,
+    );
+  }
+  listExpertSearches(creds: UpstreamCredentials, query: Query, o?: CallOptions) {
+    return this.call(creds, { host: 'search', method: 'GET', path: '/api/search', query }, s.anyObject, o);
+  }
+  getExpertSearch(creds: UpstreamCredentials, id: number, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'GET', path: `/api/search/${id}` },
+      s.expertSearchDetails,
+      o,
+    );
+  }
+
+  // ---- search host: account ----------------------------------------------------------------------
+
+  /** GET /api/usage sends only the token header (upstream-api.md, Authentication 2). */
+  getUsage(creds: UpstreamCredentials, month: string | undefined, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'GET', path: '/api/usage', query: { month }, sendUserId: false },
+      s.anyObject,
+      o,
+    );
+  }
+  getSetup(creds: UpstreamCredentials, o?: CallOptions) {
+    return this.call(creds, { host: 'search', method: 'GET', path: '/api/setup' }, s.anyObject, o);
+  }
+  updateSetup(creds: UpstreamCredentials, returnUrl: string, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'search', method: 'PUT', path: '/api/setup', body: { return_url: returnUrl } },
+      s.anyObject,
+      o,
+    );
+  }
+  getCredits(creds: UpstreamCredentials, o?: CallOptions) {
+    return this.call(creds, { host: 'search', method: 'GET', path: '/api/iq/credits' }, s.credits, o);
+  }
+
+  // ---- agent host: runs --------------------------------------------------------------------------
+
+  createRun(creds: UpstreamCredentials, body: Record<string, unknown>, o?: CallOptions) {
+    return this.call(creds, { host: 'agent', method: 'POST', path: '/api/v1/runs', body }, s.runRecord, o);
+  }
+  listRuns(creds: UpstreamCredentials, query: Query, o?: CallOptions) {
+    return this.call(creds, { host: 'agent', method: 'GET', path: '/api/v1/runs', query }, s.runList, o);
+  }
+  getRun(creds: UpstreamCredentials, id: string, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'GET', path: `/api/v1/runs/${enc(id)}` },
+      s.runRecord,
+      o,
+    );
+  }
+  updateRun(creds: UpstreamCredentials, id: string, body: Record<string, unknown>, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'PATCH', path: `/api/v1/runs/${enc(id)}`, body },
+      s.anyObject,
+      o,
+    );
+  }
+  cancelRun(creds: UpstreamCredentials, id: string, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'POST', path: `/api/v1/runs/${enc(id)}/cancel` },
+      s.anyObject,
+      o,
+    );
+  }
+  rerunRun(creds: UpstreamCredentials, id: string, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'POST', path: `/api/v1/runs/${enc(id)}/rerun` },
+      s.anyObject,
+      o,
+    );
+  }
+  deleteRun(creds: UpstreamCredentials, id: string, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'DELETE', path: `/api/v1/runs/${enc(id)}` },
+      s.anyObject,
+      o,
+    );
+  }
+
+  // ---- agent host: schedules ---------------------------------------------------------------------
+
+  createSchedule(creds: UpstreamCredentials, body: Record<string, unknown>, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'POST', path: '/api/v1/schedules', body },
+      s.scheduleRecord,
+      o,
+    );
+  }
+  listSchedules(creds: UpstreamCredentials, query: Query, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'GET', path: '/api/v1/schedules', query },
+      s.scheduleList,
+      o,
+    );
+  }
+  getSchedule(creds: UpstreamCredentials, id: string, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'GET', path: `/api/v1/schedules/${enc(id)}` },
+      s.scheduleRecord,
+      o,
+    );
+  }
+  updateSchedule(creds: UpstreamCredentials, id: string, body: Record<string, unknown>, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'PATCH', path: `/api/v1/schedules/${enc(id)}`, body },
+      s.scheduleRecord,
+      o,
+    );
+  }
+  pauseSchedule(creds: UpstreamCredentials, id: string, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'POST', path: `/api/v1/schedules/${enc(id)}/pause` },
+      s.scheduleRecord,
+      o,
+    );
+  }
+  resumeSchedule(creds: UpstreamCredentials, id: string, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'POST', path: `/api/v1/schedules/${enc(id)}/resume` },
+      s.scheduleRecord,
+      o,
+    );
+  }
+  deleteSchedule(creds: UpstreamCredentials, id: string, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'DELETE', path: `/api/v1/schedules/${enc(id)}` },
+      s.anyObject,
+      o,
+    );
+  }
+  listScheduleRuns(creds: UpstreamCredentials, id: string, query: Query, o?: CallOptions) {
+    return this.call(
+      creds,
+      { host: 'agent', method: 'GET', path: `/api/v1/schedules/${enc(id)}/runs`, query },
+      s.scheduleRunList,
+      o,
+    );
+  }
+
+  // ---- the machinery -----------------------------------------------------------------------------
+
+  /** One call: request with retries, then the body parsed leniently by `schema`. */
+  async call<T extends z.ZodType>(
+    creds: UpstreamCredentials,
+    spec: RequestSpec,
+    schema: T,
+    options?: CallOptions,
+  ): Promise<z.infer<T>> {
+    const signal = options?.signal ?? spec.signal;
+    const { text } = await this.request(creds, { ...spec, ...(signal ? { signal } : {}) });
+    let json: unknown;
+    try {
+      json = text.trim() === '' ? {} : JSON.parse(text);
+    } catch (cause) {
+      throw new UpstreamError({
+        kind: 'malformed',
+        method: spec.method,
+        path: spec.path,
+        detail: 'not JSON',
+        cause,
+      });
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UpstreamError({
+        kind: 'malformed',
+        method: spec.method,
+        path: spec.path,
+        detail: issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'unexpected shape',
+      });
+    }
+    return parsed.data;
+  }
+
+  /**
+   * Sends one request, retrying idempotent reads (GET) on network errors, timeouts, 5xx and 429 with
+   * exponential backoff and full jitter; a 429's Retry-After is honoured up to `maxRetryAfterMs`.
+   * Every response body is read to the end (or cancelled) so the socket returns to the pool.
+   */
+  async request(creds: UpstreamCredentials, spec: RequestSpec): Promise<{ status: number; text: string }> {
+    const url = this.urlFor(spec);
+    const headers: Record<string, string> = { accept: 'application/json', [this.tokenHeader]: creds.token };
+    if (spec.sendUserId !== false) headers[this.userHeader] = creds.userId;
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(spec.body);
+    }
+    const idempotent = spec.method === 'GET';
+    const attempts = idempotent ? this.maxRetries + 1 : 1;
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      let failure: UpstreamError;
+      try {
+        const response = await this.attempt(url, spec, headers, body);
+        const ms = Math.round(performance.now() - started);
+        this.logger?.debug(
+          { upstream: spec.host, method: spec.method, path: spec.path, status: response.status, ms, attempt },
+          'upstream call',
+        );
+        if (response.status >= 200 && response.status < 300) return response;
+        failure = this.httpError(spec, response);
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error;
+        failure = error;
+        this.logger?.debug(
+          { upstream: spec.host, method: spec.method, path: spec.path, error: error.kind, attempt },
+          'upstream call failed',
+        );
+      }
+      const retryable =
+        failure.kind === 'network' ||
+        failure.kind === 'timeout' ||
+        failure.kind === 'server' ||
+        failure.kind === 'rate_limited';
+      if (!retryable || attempt >= attempts || spec.signal?.aborted) throw failure;
+      let delay = this.backoff(attempt);
+      if (failure.kind === 'rate_limited' && failure.retryAfterMs !== null) {
+        if (failure.retryAfterMs > this.maxRetryAfterMs) throw failure;
+        delay = Math.max(delay, failure.retryAfterMs);
+      }
+      try {
+        await sleep(delay, undefined, spec.signal ? { signal: spec.signal } : undefined);
+      } catch (cause) {
+        throw new UpstreamError({ kind: 'aborted', method: spec.method, path: spec.path, cause });
+      }
+    }
+  }
+
+  private async attempt(
+    url: string,
+    spec: RequestSpec,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<{ status: number; text: string; retryAfter: string | null }> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+    const fail = (cause: unknown): UpstreamError => {
+      if (spec.signal?.aborted) {
+        return new UpstreamError({ kind: 'aborted', method: spec.method, path: spec.path, cause });
+      }
+      if (timeout.aborted) {
+        return new UpstreamError({
+          kind: 'timeout',
+          method: spec.method,
+          path: spec.path,
+          detail: `no answer within ${this.timeoutMs} ms`,
+          cause,
+        });
+      }
+      return new UpstreamError({
+        kind: 'network',
+        method: spec.method,
+        path: spec.path,
+        detail: networkDetail(cause),
+        cause,
+      });
+    };
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, { method: spec.method, headers, body, signal, redirect: 'error' });
+    } catch (cause) {
+      throw fail(cause);
+    }
+    try {
+      // Reading the whole body returns the connection to undici's keep-alive pool.
+      const text = await response.text();
+      return { status: response.status, text, retryAfter: response.headers.get('retry-after') };
+    } catch (cause) {
+      await response.body?.cancel().catch(() => {});
+      throw fail(cause);
+    }
+  }
+
+  private httpError(
+    spec: RequestSpec,
+    response: { status: number; text: string; retryAfter?: string | null },
+  ) {
+    const kind = kindForStatus(response.status);
+    return new UpstreamError({
+      kind,
+      method: spec.method,
+      path: spec.path,
+      status: response.status,
+      detail: detailFromBody(response.text),
+      credits: kind === 'payment_required' ? creditsFromBody(response.text) : null,
+      retryAfterMs: kind === 'rate_limited' ? parseRetryAfter(response.retryAfter ?? null) : null,
+    });
+  }
+
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(this.backoffMaxMs, this.backoffBaseMs * 2 ** (attempt - 1));
+    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+  }
+
+  private urlFor(spec: RequestSpec): string {
+    const base = spec.host === 'search' ? this.searchUrl : this.agentUrl;
+    let url = base + spec.path;
+    if (spec.query) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(spec.query)) {
+        if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+          params.set(key, String(value));
+        }
+      }
+      const qs = params.toString();
+      if (qs) url += `?${qs}`;
+    }
+    return url;
+  }
+}
+
+function enc(id: string): string {
+  return encodeURIComponent(id);
+}
+
+function networkDetail(cause: unknown): string {
+  const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause : cause;
+  if (inner && typeof inner === 'object' && 'code' in inner && typeof inner.code === 'string')
+    return inner.code;
+  return inner instanceof Error ? inner.message.slice(0, 200) : 'connection failed';
+}

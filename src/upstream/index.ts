@@ -1,0 +1,7 @@
+export {
+  type CallOptions,
+  UpstreamClient,
+  type UpstreamClientOptions,
+  type UpstreamCredentials,
+} from './client.js';
+export { type CreditShortfall, UpstreamError, type UpstreamErrorKind } from './errors.js';
