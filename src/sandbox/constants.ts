@@ -112,6 +112,12 @@ export const TIME_WINDOW_DEFAULT = '7d';
 /** e.g. 24h, 7d, 30d (observed examples); we accept 1–999 hours or days. */
 export const TIME_WINDOW_PATTERN = /^[1-9]\d{0,2}[hd]$/;
 export const RUN_PHASES = ['planning', 'searching', 'analyzing', 'writing_report'] as const;
+/** Fraction of the running time at which each phase ends (same order as RUN_PHASES). */
+export const RUN_PHASE_ENDS = [0.15, 0.6, 0.85, 1] as const;
+/** A new run's label defaults to the start of its question, so it is always a string. */
+export const RUN_LABEL_DEFAULT_CHARS = 80;
+/** Longest accepted run label and schedule name. */
+export const LABEL_MAX_LENGTH = 200;
 export const RECURRENCE_TYPES = ['daily', 'weekly', 'monthly', 'once'] as const;
 export type RecurrenceType = (typeof RECURRENCE_TYPES)[number];
 export const SCHEDULE_RUN_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;

@@ -5,6 +5,7 @@ import {
   AGENT_CREDITS_MAX,
   AGENT_CREDITS_MIN,
   KEYWORD_PLATFORMS,
+  LABEL_MAX_LENGTH,
   MAX_POST_MAX,
   MAX_POST_MIN,
   QUESTION_MAX_LENGTH,
@@ -60,7 +61,7 @@ const listSchema = pageSchema.extend({
 });
 
 const patchSchema = z
-  .object({ pinned: z.boolean().optional(), label: z.string().max(200).optional() })
+  .object({ pinned: z.boolean().optional(), label: z.string().max(LABEL_MAX_LENGTH).optional() })
   .refine((b) => b.pinned !== undefined || b.label !== undefined, {
     message: 'At least one of pinned or label is required',
   });

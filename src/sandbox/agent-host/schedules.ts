@@ -7,6 +7,7 @@ import {
   AGENT_CREDITS_MAX,
   AGENT_CREDITS_MIN,
   KEYWORD_PLATFORMS,
+  LABEL_MAX_LENGTH,
   MAX_POST_MAX,
   MAX_POST_MIN,
   QUESTION_MAX_LENGTH,
@@ -40,7 +41,7 @@ import {
 
 const timestamp = z.iso.datetime({ offset: true });
 const fields = {
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(LABEL_MAX_LENGTH),
   question: z.string().trim().min(1).max(QUESTION_MAX_LENGTH),
   recurrence_type: z.enum(RECURRENCE_TYPES),
   recurrence_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)'),

@@ -3,6 +3,8 @@ import { iso } from '../clock.js';
 import {
   RESUME_INTERVAL_MS,
   RESUME_MAX_ATTEMPTS,
+  RUN_LABEL_DEFAULT_CHARS,
+  RUN_PHASE_ENDS,
   RUN_PHASES,
   type RunMode,
   USD_PER_INPUT_TOKEN,
@@ -23,8 +25,6 @@ export interface RunCreate {
   parentRunId: string | null;
   metadata: Json;
 }
-
-const LABEL_CHARS = 80;
 
 export function createRun(
   store: Store,
@@ -51,7 +51,7 @@ export function createRun(
     metadata: input.metadata,
     parentRunId: input.parentRunId,
     pinned: false,
-    label: input.question.slice(0, LABEL_CHARS),
+    label: input.question.slice(0, RUN_LABEL_DEFAULT_CHARS),
     discarded: false,
     status: 'pending',
     phaseStartedAt: at,
@@ -191,8 +191,7 @@ export function isTerminal(run: RunRecord): boolean {
 function progress(run: RunRecord, now: number): JsonObject | null {
   if (run.status !== 'running') return null;
   const fraction = run.runningMs === 0 ? 1 : Math.min(1, (now - run.phaseStartedAt) / run.runningMs);
-  const bounds = [0.15, 0.6, 0.85, 1];
-  const index = bounds.findIndex((b) => fraction < b);
+  const index = RUN_PHASE_ENDS.findIndex((b) => fraction < b);
   const phase = RUN_PHASES[index === -1 ? RUN_PHASES.length - 1 : index] ?? 'writing_report';
   const labels: Record<string, [string, string]> = {
     planning: ['Planning the research', 'plan_research'],
