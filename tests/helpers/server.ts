@@ -24,8 +24,13 @@ export interface TestServer {
 
 export interface TestServerOptions {
   env?: Record<string, string>;
-  /** Upstream base URLs; defaults to unreachable addresses (tests that call upstream pass a sandbox). */
+  /**
+   * Upstream base URLs; defaults to unreachable addresses (tests that call upstream pass a sandbox).
+   * Like `npm start` with no upstream configured, the server then runs in sandbox mode, talking to
+   * these URLs, unless `upstreamConfigured` says they came from UPSTREAM_* (the production shape).
+   */
   upstream?: { searchUrl: string; agentUrl: string };
+  upstreamConfigured?: boolean;
   /** A CA certificate (PEM) to trust when fetching client metadata documents. */
   cimdCa?: string;
 }
@@ -45,7 +50,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SECRET_KEY: TEST_SECRET_KEY,
     LOG_LEVEL: 'debug',
     SANDBOX_SPEED: 'instant',
-    ...(options.upstream
+    ...(options.upstream && options.upstreamConfigured
       ? { UPSTREAM_SEARCH_URL: options.upstream.searchUrl, UPSTREAM_AGENT_URL: options.upstream.agentUrl }
       : {}),
     ...options.env,
