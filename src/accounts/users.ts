@@ -59,19 +59,18 @@ export async function createUser(
         name: 'Personal',
         now,
       });
-      if (input.invite && !consumeInvite(tx, input.invite, user.id, now)) {
-        tx.rollback();
-      }
+      if (input.invite && !consumeInvite(tx, input.invite, user.id, now)) throw new InviteUsedUp();
       return { ok: true as const, user, personalWorkspaceId };
     });
   } catch (error) {
     if (isUniqueViolation(error)) return { ok: false, reason: 'email_taken' };
-    if (error instanceof Error && error.name === 'TransactionRollbackError') {
-      return { ok: false, reason: 'invite_used_up' };
-    }
+    if (error instanceof InviteUsedUp) return { ok: false, reason: 'invite_used_up' };
     throw error;
   }
 }
+
+/** Thrown inside the sign-up transaction to roll it back when the invite was spent meanwhile. */
+class InviteUsedUp extends Error {}
 
 function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
