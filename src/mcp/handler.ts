@@ -31,7 +31,7 @@ export interface McpHandlerOptions extends Partial<ToolOptions> {
 }
 
 export interface McpHttpHandler {
-  fetch(request: Request, opts: { authInfo: AuthInfo }): Promise<Response>;
+  fetch(request: Request, opts: { authInfo: AuthInfo; parsedBody?: unknown }): Promise<Response>;
   close(): Promise<void>;
   /** The tools a grant with these scopes lists (computed once per distinct scope set). */
   toolsFor(scopes: Iterable<Scope | string>): readonly ToolDef[];
@@ -104,7 +104,13 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
   });
 
   return {
-    fetch: (request, opts) => handler.fetch(request, { authInfo: opts.authInfo }),
+    fetch: (request, opts) =>
+      handler.fetch(
+        request,
+        opts.parsedBody === undefined
+          ? { authInfo: opts.authInfo }
+          : { authInfo: opts.authInfo, parsedBody: opts.parsedBody },
+      ),
     close: () => handler.close(),
     toolsFor: (scopes) => toolsForScopes(scopes),
   };

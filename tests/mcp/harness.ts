@@ -1,0 +1,146 @@
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Hono } from 'hono';
+import { createLogger } from '../../src/logger.js';
+import { createMcpHttpHandler, type McpHandlerOptions } from '../../src/mcp/handler.js';
+import { mcpRoutes } from '../../src/mcp/route.js';
+import { requiredScopeForTool } from '../../src/mcp/tools/index.js';
+import type { Scope } from '../../src/oauth/scopes.js';
+import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
+import { listen, type RunningServer } from '../../src/server.js';
+import { issueTestToken } from '../helpers/grants.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * The real pieces end to end: the sandbox over HTTP, the real database with a real grant and access
+ * token, the lead's /mcp route (bearer check, scope check) in front of our handler, real SDK clients.
+ */
+/** Loosely typed JSON for assertions on sandbox records and tool results. */
+// biome-ignore lint/suspicious/noExplicitAny: test assertions walk arbitrary JSON
+export type Json = any;
+
+export interface Harness {
+  sandbox: SandboxServer;
+  server: TestServer;
+  mcpUrl: string;
+  logs: Array<Record<string, unknown>>;
+  /** A fresh sandbox credential (its own records, faults and request log). */
+  credential(body?: { credits?: number; producer?: boolean }): Promise<string>;
+  token(options: {
+    upstreamToken: string | null;
+    scopes?: readonly Scope[];
+    upstreamUserId?: string;
+  }): Promise<string>;
+  control(method: string, path: string, body?: unknown): Promise<Json>;
+  close(): Promise<void>;
+}
+
+export const FAST: McpHandlerOptions = {
+  pollInitialMs: 20,
+  pollMaxMs: 100,
+  resultsGraceMs: 300,
+  searchMaxWaitMs: 5_000,
+  runMaxWaitMs: 5_000,
+  upstreamBackoffMs: 10,
+};
+
+export async function startHarness(options: McpHandlerOptions = {}): Promise<Harness> {
+  const sandbox = await startSandboxServer({ port: 0, host: '127.0.0.1', speed: 'instant' });
+  const upstream = { searchUrl: sandbox.searchUrl, agentUrl: sandbox.agentUrl };
+  const server = await startTestServer({ upstream });
+  const logs: Array<Record<string, unknown>> = [];
+  const logger = createLogger('debug', {
+    write: (line: string) => {
+      logs.push(JSON.parse(line) as Record<string, unknown>);
+    },
+  });
+  const handler = createMcpHttpHandler(
+    { config: server.config, db: server.db, logger, upstream },
+    { ...FAST, ...options },
+  );
+  const app = new Hono();
+  app.route(
+    '/',
+    mcpRoutes({
+      config: server.config,
+      db: server.db,
+      secrets: server.secrets,
+      handler,
+      requiredScopeForTool,
+    }) as never,
+  );
+  const http: RunningServer = await listen(app, 0, '127.0.0.1');
+  const control = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${sandbox.searchUrl}/__sandbox${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as Json;
+    if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  return {
+    sandbox,
+    server,
+    mcpUrl: `http://127.0.0.1:${http.port}/mcp`,
+    logs,
+    async credential(body = {}) {
+      const created = await control('POST', '/credentials', body);
+      return created.token as string;
+    },
+    async token(o) {
+      const grant = await issueTestToken(server, {
+        upstreamToken: o.upstreamToken,
+        ...(o.scopes ? { scopes: o.scopes } : {}),
+        upstreamUserId: o.upstreamUserId ?? 'analyst-1',
+      });
+      return grant.accessToken;
+    },
+    control,
+    async close() {
+      await handler.close();
+      await http.close(1_000);
+      await server.close();
+      await sandbox.close();
+    },
+  };
+}
+
+export type AnyClient = {
+  listTools(): Promise<{ tools: Array<{ name: string; [k: string]: unknown }> }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, options?: Json): Promise<Json>;
+  close(): Promise<void>;
+};
+
+/** The v2 client, negotiating the modern (2026-07-28) protocol. */
+export async function connectV2(url: string, accessToken: string): Promise<AnyClient> {
+  const client = new ClientV2(
+    { name: 'test-v2', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
+  const transport = new TransportV2(new URL(url), {
+    requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+  });
+  await client.connect(transport);
+  return client as unknown as AnyClient;
+}
+
+/** The v1 client: the 2025-era protocol (initialize handshake, stateless legacy serving). */
+export async function connectV1(url: string, accessToken: string): Promise<AnyClient> {
+  const client = new ClientV1({ name: 'test-v1', version: '1.0.0' });
+  const transport = new TransportV1(new URL(url), {
+    requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+  });
+  await client.connect(transport);
+  return client as unknown as AnyClient;
+}
+
+/** Parsed JSON at the end of a tool result's text block. */
+export function textOf(result: { content?: Array<{ type: string; text?: string }> }): string {
+  return (result.content ?? []).map((c) => c.text ?? '').join('\n');
+}
