@@ -10,7 +10,7 @@ import { SPEEDS } from './speed.js';
 import { createRun, runRecordView } from './state/runs.js';
 import { expertDetails, searchDetails } from './state/searches.js';
 import type { Store } from './state/store.js';
-import type { Credential } from './state/types.js';
+import type { Credential, SearchRecord } from './state/types.js';
 
 const credentialSchema = z
   .object({
@@ -36,6 +36,17 @@ const outsideRunSchema = z
     question: z.string().min(1).max(QUESTION_MAX_LENGTH).default('A run created in the web app'),
   })
   .strict();
+
+/** What the search was asked for (dates after defaults were applied), for tests to compare. */
+function searchInput(s: SearchRecord) {
+  return {
+    user_id: s.userId,
+    platforms: s.platforms,
+    start_date: s.startDate,
+    end_date: s.endDate,
+    max_post: s.maxPost,
+  };
+}
 
 function credentialView(c: Credential) {
   return {
@@ -99,9 +110,9 @@ export function controlRoutes(store: Store, clock: Clock, settle: () => void): H
       searches: {
         keyword: mine(store.keywordSearches.values()).map((s) => ({
           ...searchDetails(s, now),
-          user_id: s.userId,
+          ...searchInput(s),
         })),
-        user: mine(store.userSearches.values()).map((s) => ({ ...searchDetails(s, now), user_id: s.userId })),
+        user: mine(store.userSearches.values()).map((s) => ({ ...searchDetails(s, now), ...searchInput(s) })),
         expert: mine(store.expertSearches.values()).map((s) => ({
           ...expertDetails(s, now),
           user_id: s.userId,

@@ -201,6 +201,30 @@ describe('keyword search resources', () => {
     expect(other.details.results.posts).not.toEqual(a.details.results.posts);
   });
 
+  it('defaults: last 7 days, four platforms, max_post 100 (keyword); last month (user)', async () => {
+    const token = await sbx.credential();
+    await sbx.search('POST', '/api/iq/keyword_search', { token, body: { query: 'defaults' } });
+    await sbx.search('POST', '/api/iq/user_search', {
+      token,
+      body: { query: 'defaults', platform: 'twitter' },
+    });
+    const rec = (await sbx.control('GET', `/credentials/${token}`)).body;
+    const now = (await sbx.control('GET', '/clock')).body.now as string;
+    const today = now.slice(0, 10);
+    const daysAgo = (n: number) =>
+      new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+    expect(rec.searches.keyword[0]).toMatchObject({
+      start_date: daysAgo(7),
+      end_date: today,
+      platforms: ['twitter', 'reddit', 'bluesky', 'youtube'],
+      max_post: 100,
+    });
+    const d = new Date(`${today}T00:00:00Z`);
+    d.setUTCMonth(d.getUTCMonth() - 1);
+    expect(rec.searches.user[0].end_date).toBe(today);
+    expect(rec.searches.user[0].start_date.slice(0, 7)).toBe(d.toISOString().slice(0, 7));
+  });
+
   it('max_post caps posts per platform', async () => {
     const { details } = await keyword({ query: 'cap test', max_post: 3 });
     for (const posts of Object.values<unknown[]>(details.results.posts))
