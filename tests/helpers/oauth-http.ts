@@ -218,3 +218,96 @@ export function mcpPost(
     body: JSON.stringify(body),
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Additions for the rule-by-rule conformance tests (tests/oauth).
+
+/**
+ * Authorizes `clientId` for `user` and returns the code: through the consent page, or straight from
+ * the redirect when consent is remembered. Throws when neither gives a code.
+ */
+export async function authorizeCode(
+  server: TestServer,
+  user: SignedInUser,
+  p: AuthorizeParams,
+  options: { workspace?: string } = {},
+): Promise<{ code: string; redirect: Response; consentShown: boolean }> {
+  const { page, decision } = await consent(server, user, authorizeUrl(server, p), options);
+  const redirect = decision ?? page;
+  const code = redirect.headers.get('location') ? callbackParams(redirect).get('code') : null;
+  if (!code) throw new Error(`no code: ${redirect.status} ${redirect.headers.get('location')}`);
+  return { code, redirect, consentShown: decision !== null };
+}
+
+/** The authorization_code exchange of a public client, with overridable parameters. */
+export function exchangeCode(
+  server: TestServer,
+  p: { clientId: string; code: string; verifier: string; redirectUri?: string },
+  extra: Record<string, string> = {},
+  headers: Record<string, string> = {},
+) {
+  return tokenRequest(
+    server,
+    {
+      grant_type: 'authorization_code',
+      code: p.code,
+      redirect_uri: p.redirectUri ?? 'http://localhost:3000/callback',
+      code_verifier: p.verifier,
+      client_id: p.clientId,
+      resource: server.config.resourceUrl,
+      ...extra,
+    },
+    headers,
+  );
+}
+
+/** A new grant for an already registered public client (authorize → consent or remembered → token). */
+export async function grantForClient(
+  server: TestServer,
+  user: SignedInUser,
+  clientId: string,
+  options: { scope?: string } = {},
+): Promise<{ accessToken: string; refreshToken: string; scope: string }> {
+  const { verifier, challenge } = pkce();
+  const { code } = await authorizeCode(server, user, { clientId, challenge, scope: options.scope ?? null });
+  const tokens = await exchangeCode(server, { clientId, code, verifier });
+  if (tokens.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(tokens.body)}`);
+  return {
+    accessToken: tokens.body.access_token as string,
+    refreshToken: tokens.body.refresh_token as string,
+    scope: tokens.body.scope as string,
+  };
+}
+
+/** The MCP initialize request, for checking that a bearer token is accepted. */
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'oauth-conformance-tests', version: '1.0.0' },
+  },
+} as const;
+
+/** The status /mcp answers an initialize with this token (200 = accepted, 401 = refused). */
+export async function mcpStatus(server: TestServer, token: string): Promise<number> {
+  const res = await mcpPost(server, token, INITIALIZE);
+  await res.body?.cancel();
+  return res.status;
+}
+
+/** POST /revoke as a public client. */
+export async function revokeRequest(
+  server: TestServer,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; headers: Headers }> {
+  const res = await fetch(`${server.url}/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(params),
+  });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
