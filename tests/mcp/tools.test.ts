@@ -124,7 +124,7 @@ describe.each([
     expect(tree.structuredContent.data.length).toBeGreaterThan(0);
     expect(tree.structuredContent.data[0]).toHaveProperty('children');
 
-    const upstreamPosts = await (
+    const upstreamPosts: Json = await (
       await fetch(`${h.sandbox.searchUrl}/api/iq/keyword_search/${s.search_id}/posts_data?platform=twitter`, {
         headers: { 'X-SERVICE-TOKEN': upstreamToken, 'X-SERVICE-USER-ID': 'analyst-1' },
       })
@@ -206,7 +206,7 @@ describe.each([
 
     // A run that is still going (its credential slowed to demo speed), cancelled through the tool.
     await h.control('PATCH', `/credentials/${upstreamToken}`, { speed: 'demo' });
-    const slow = await (
+    const slow: Json = await (
       await fetch(`${h.sandbox.agentUrl}/api/v1/runs`, {
         method: 'POST',
         headers: {
