@@ -38,15 +38,10 @@ export function checkAuthorizeRequest(
   params: URLSearchParams,
   canonicalResource: string,
 ): AuthorizeCheck {
-  for (const name of [
-    'client_id',
-    'redirect_uri',
-    'response_type',
-    'state',
-    'code_challenge',
-    'resource',
-    'scope',
-  ]) {
+  // Only a repeated client_id or redirect_uri leaves us unsure where to send an error, so only those
+  // are shown (RFC 6749 §4.1.2.1); other repeats go back to the client as invalid_request below, and
+  // several `resource` values as invalid_target (RFC 8707 §2), with state and iss like any error.
+  for (const name of ['client_id', 'redirect_uri']) {
     if (params.getAll(name).length > 1) {
       return { kind: 'show', message: `The request repeats the parameter ${name}.` };
     }
@@ -60,7 +55,10 @@ export function checkAuthorizeRequest(
         : 'The app did not say where to return (redirect_uri is missing).',
     };
   }
-  const state = params.get('state');
+  const repeated = ['response_type', 'state', 'code_challenge', 'code_challenge_method', 'scope'].find(
+    (name) => params.getAll(name).length > 1,
+  );
+  const state = repeated === 'state' ? null : params.get('state');
   const fail = (error: string, description: string): AuthorizeCheck => ({
     kind: 'redirect',
     redirectUri,
@@ -68,6 +66,7 @@ export function checkAuthorizeRequest(
     error,
     description,
   });
+  if (repeated) return fail('invalid_request', `The request repeats the parameter ${repeated}.`);
   if (state !== null && state.length > MAX_STATE_LENGTH) {
     return fail('invalid_request', `state is longer than ${MAX_STATE_LENGTH} characters.`);
   }
