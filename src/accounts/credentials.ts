@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { upstreamCredentials, users, workspaceMembers } from '../db/schema/index.js';
 import { SecretBox } from '../security/secrets.js';
+import { recordAccountEvent } from './audit.js';
 
 /** Upstream API tokens are header values: visible ASCII, no spaces. */
 export const UPSTREAM_TOKEN_MAX_LENGTH = 512;
@@ -99,14 +100,27 @@ export function saveUpstreamCredential(
         and(eq(workspaceMembers.workspaceId, input.workspaceId), eq(workspaceMembers.userId, input.linkedBy)),
       )
       .run();
+    recordAccountEvent(
+      tx,
+      { kind: 'credential_linked', userId: input.linkedBy, workspaceId: input.workspaceId },
+      now,
+    );
   });
 }
 
 /** Forgets the workspace's credential. Returns whether there was one. */
-export function removeUpstreamCredential(db: Db, workspaceId: string): boolean {
-  return (
-    db.delete(upstreamCredentials).where(eq(upstreamCredentials.workspaceId, workspaceId)).run().changes > 0
-  );
+export function removeUpstreamCredential(
+  db: Db,
+  workspaceId: string,
+  removedBy: string | null = null,
+): boolean {
+  return db.transaction((tx) => {
+    const removed =
+      tx.delete(upstreamCredentials).where(eq(upstreamCredentials.workspaceId, workspaceId)).run().changes >
+      0;
+    if (removed) recordAccountEvent(tx, { kind: 'credential_removed', userId: removedBy, workspaceId });
+    return removed;
+  });
 }
 
 /**

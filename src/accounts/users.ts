@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import { users } from '../db/schema/index.js';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../security/passwords.js';
 import { newId } from '../security/tokens.js';
+import { recordAccountEvent } from './audit.js';
 import { consumeInvite, type UsableInvite } from './invites.js';
 import { createPersonalWorkspace } from './workspaces.js';
 
@@ -60,6 +61,16 @@ export async function createUser(
         now,
       });
       if (input.invite && !consumeInvite(tx, input.invite, user.id, now)) throw new InviteUsedUp();
+      recordAccountEvent(
+        tx,
+        {
+          kind: 'account_created',
+          userId: user.id,
+          workspaceId: personalWorkspaceId,
+          ...(input.invite ? { detail: { inviteId: input.invite.id } } : {}),
+        },
+        now,
+      );
       return { ok: true as const, user, personalWorkspaceId };
     });
   } catch (error) {

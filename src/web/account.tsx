@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { recordAccountEvent } from '../accounts/audit.js';
 import {
   defaultUpstreamUserId,
   getCredentialSummary,
@@ -27,7 +28,12 @@ import {
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
-import { PASSWORD_MAX_LENGTH, passwordProblem, passwordProblemMessage } from '../security/passwords.js';
+import {
+  dummyPasswordHash,
+  PASSWORD_MAX_LENGTH,
+  passwordProblem,
+  passwordProblemMessage,
+} from '../security/passwords.js';
 import { RateLimiter } from '../security/rate-limit.js';
 import type { SecretBox } from '../security/secrets.js';
 import { requestSandboxCredential, verifyUpstreamToken } from '../upstream/verify-credential.js';
@@ -120,6 +126,8 @@ export function accountRoutes(deps: AccountRoutesDeps) {
     signUpIp: new RateLimiter(RATE_LIMITS.signUpPerIp),
     credentialChecks: new RateLimiter(RATE_LIMITS.credentialChecksPerUser),
   };
+  // Made now, so the first sign-in with an unknown email is not the slow one that tells.
+  void dummyPasswordHash();
 
   const page = (
     c: Context<AppEnv>,
@@ -262,7 +270,10 @@ export function accountRoutes(deps: AccountRoutesDeps) {
       [limits.signInAccount, email],
     ] as const) {
       const decision = limiter.check(key);
-      if (!decision.allowed) return render({ form: tooMany(c, decision.retryAfterSeconds) }, 429);
+      if (!decision.allowed) {
+        recordAccountEvent(db, { kind: 'sign_in_throttled', status: '429', detail: { ip } });
+        return render({ form: tooMany(c, decision.retryAfterSeconds) }, 429);
+      }
     }
 
     // Over-long input is a wrong password; it is not worth hashing.
@@ -273,12 +284,14 @@ export function accountRoutes(deps: AccountRoutesDeps) {
     if (!user) {
       limits.signInIp.record(ip);
       limits.signInAccount.record(email);
+      recordAccountEvent(db, { kind: 'sign_in_failed', status: '401', detail: { ip } });
       c.get('log').info({ event: 'sign_in_failed' }, 'sign-in failed');
       // One message whether the email is unknown or the password wrong.
       return render({ password: 'The email or password is not right. Check both and try again.' }, 401);
     }
     limits.signInAccount.reset(email);
     startSession(c, user.id);
+    recordAccountEvent(db, { kind: 'sign_in', userId: user.id, detail: { ip } });
     return c.redirect(next ?? '/account', 303);
   });
 
@@ -301,6 +314,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
     const form = await readForm(c);
     if (!verifyCsrf(c, form)) return refused(c);
     const ended = endAllSessions(db, user.id);
+    recordAccountEvent(db, { kind: 'signed_out_everywhere', userId: user.id, detail: { sessions: ended } });
     c.get('log').info({ userId: user.id, ended }, 'signed out everywhere');
     clearCookie(c, config, policy.sessionName);
     return c.redirect('/sign-in?reason=signed_out_everywhere', 303);
@@ -508,7 +522,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
         403,
       );
     }
-    removeUpstreamCredential(db, workspace.id);
+    removeUpstreamCredential(db, workspace.id, user.id);
     c.get('log').info({ userId: user.id, workspaceId: workspace.id }, 'upstream credential removed');
     return afterChange(c, workspace.id, 'removed', null);
   });

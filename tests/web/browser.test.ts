@@ -166,7 +166,7 @@ describe('a new user in the browser', () => {
       const p = await phone.newPage();
       for (const path of ['/sign-up', '/sign-in']) {
         await p.goto(`${server.url}${path}`);
-        const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const overflow = Number(await p.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
         expect(overflow, path).toBeLessThanOrEqual(0);
         expect(await p.locator('script').count()).toBe(0);
       }
