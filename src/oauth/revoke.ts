@@ -51,6 +51,11 @@ export function revokeRoutes(deps: OAuthDeps) {
       return c.body(null, 200, { 'Cache-Control': 'no-store' });
     } catch (error) {
       if (error instanceof OAuthError) {
+        // The code and description only: never the submitted values, which can be secrets.
+        c.get('log').info(
+          { error: error.code, description: error.description },
+          'token endpoint refused the request',
+        );
         const challenge = (error as OAuthError & { challenge?: string }).challenge;
         return oauthErrorResponse(c, error, challenge ? { 'WWW-Authenticate': challenge } : {});
       }

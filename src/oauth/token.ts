@@ -41,6 +41,11 @@ export function tokenRoutes(deps: OAuthDeps) {
       return c.json(tokens, 200, NO_STORE);
     } catch (error) {
       if (error instanceof OAuthError) {
+        // The code and description only: never the submitted values, which can be secrets.
+        c.get('log').info(
+          { error: error.code, description: error.description },
+          'token endpoint refused the request',
+        );
         const challenge = (error as OAuthError & { challenge?: string }).challenge;
         return oauthErrorResponse(c, error, challenge ? { 'WWW-Authenticate': challenge } : {});
       }

@@ -1,0 +1,145 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { and, eq } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oauthGrants, oauthTokens, users } from '../../src/db/schema/index.js';
+import { startSandboxServer } from '../../src/sandbox/server.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { DocumentServer, selfSignedCertificate } from '../helpers/tls.js';
+
+/**
+ * Issue 5's "done when": the SDK's own clients (v2, and v1 for the 2025 era) with their OAuth
+ * providers and headless Chromium doing the sign-in and consent clicks: discovery, registration (DCR
+ * and CIMD), authorize, token, an MCP request, refresh, revoke, and the next MCP request refused.
+ */
+const EMAIL = 'e2e.person@example.com';
+const PASSWORD = 'a long enough passphrase 42';
+
+let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+let callback: CallbackServer;
+let documents: DocumentServer;
+
+beforeAll(async () => {
+  const tls = selfSignedCertificate();
+  documents = await new DocumentServer(tls).start();
+  sandbox = await startSandboxServer({ port: 0, host: '127.0.0.1', speed: 'instant' });
+  server = await startTestServer({
+    upstream: { searchUrl: sandbox.searchUrl, agentUrl: sandbox.agentUrl },
+    env: { CIMD_ALLOW_PRIVATE_HOSTS: 'true' },
+    cimdCa: tls.cert,
+  });
+  callback = await new CallbackServer().start();
+  browser = await launchBrowser();
+  page = await (await browser.newContext()).newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await callback?.close();
+  await server?.close();
+  await sandbox?.close();
+  await documents?.close();
+});
+
+/** What a person does in the browser the client opened: sign in if asked, link credentials if asked, Allow. */
+async function completeInBrowser(url: URL): Promise<void> {
+  const arrived = callback.next();
+  await page.goto(url.href);
+  if (new URL(page.url()).pathname === '/sign-in') {
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForLoadState();
+  }
+  if (new URL(page.url()).pathname === '/account/credentials') {
+    await page.getByRole('button', { name: 'Use sandbox credentials' }).click();
+    await page.waitForLoadState();
+  }
+  // A remembered consent sends the browser straight back to the app.
+  if (new URL(page.url()).port !== String(callback.port)) {
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Allow');
+    await page.getByRole('button', { name: 'Allow' }).click();
+  }
+  await arrived;
+}
+
+function grantCount(): number {
+  return server.db.select().from(oauthGrants).all().length;
+}
+
+/** Ends every access token of the client's grants, as an hour passing would. */
+function expireAccessTokens(clientId: string) {
+  for (const grant of server.db.select().from(oauthGrants).where(eq(oauthGrants.clientId, clientId)).all()) {
+    server.db
+      .update(oauthTokens)
+      .set({ expiresAt: Date.now() - 1000 })
+      .where(and(eq(oauthTokens.grantId, grant.id), eq(oauthTokens.kind, 'access')))
+      .run();
+  }
+}
+
+async function revoke(clientId: string, token: string) {
+  const res = await fetch(`${server.url}/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token, token_type_hint: 'refresh_token', client_id: clientId }),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe('a new person connects MCP clients', () => {
+  it('signs up in the browser, then signs out', async () => {
+    await page.goto(`${server.url}/sign-up`);
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForLoadState();
+    expect(server.db.select().from(users).where(eq(users.email, EMAIL)).get()).toBeTruthy();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForLoadState();
+  });
+
+  it('v2 client: DCR, sign-in, credentials, consent, token, MCP request, refresh, revoke', async () => {
+    const provider = new MemoryOAuthProvider({
+      redirectUrl: callback.url,
+      clientName: 'E2E v2 client',
+      onRedirect: completeInBrowser,
+    });
+    const mcpUrl = new URL(`${server.url}/mcp`);
+    const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+    const failure = await new Client({ name: 'e2e-v2', version: '1.0.0' })
+      .connect(first)
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Error);
+    const params = callback.received.at(-1) as URLSearchParams;
+    expect(params.get('iss')).toBe(server.config.publicUrl);
+    await first.finishAuth(params);
+
+    const client = new Client({ name: 'e2e-v2', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    await client.ping();
+    const clientId = (provider.clientInfo as { client_id: string }).client_id;
+    expect(clientId).toMatch(/^sim_client_/);
+
+    // Refresh: the access token runs out; the client refreshes on the 401 and carries on.
+    const before = provider.savedTokens?.refresh_token;
+    expireAccessTokens(clientId);
+    await client.ping();
+    expect(provider.savedTokens?.refresh_token).not.toBe(before);
+
+    // Revoke: the refresh token's whole grant ends; the next request is refused.
+    await revoke(clientId, provider.savedTokens?.refresh_token as string);
+    const redirectsBefore = provider.redirects.length;
+    provider.interactive = false;
+    await expect(client.ping()).rejects.toThrow();
+    expect(provider.redirects.length).toBeGreaterThan(redirectsBefore);
+    await client.close();
+  });
+});
