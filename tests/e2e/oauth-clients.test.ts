@@ -143,3 +143,74 @@ describe('a new person connects MCP clients', () => {
     await client.close();
   });
 });
+
+describe('other clients of the same person', () => {
+  it('v1 client (2025 era): DCR, consent in the signed-in browser, token, MCP request', async () => {
+    const provider = new MemoryOAuthProvider({
+      redirectUrl: callback.url,
+      clientName: 'E2E v1 client',
+      onRedirect: completeInBrowser,
+    });
+    const mcpUrl = new URL(`${server.url}/mcp`);
+    const grantsBefore = grantCount();
+    const first = new V1Transport(mcpUrl, { authProvider: provider as never });
+    const failure = await new V1Client({ name: 'e2e-v1', version: '1.0.0' })
+      .connect(first)
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Error);
+    const params = callback.received.at(-1) as URLSearchParams;
+    await first.finishAuth(params.get('code') as string);
+
+    const client = new V1Client({ name: 'e2e-v1', version: '1.0.0' });
+    await client.connect(new V1Transport(mcpUrl, { authProvider: provider as never }));
+    await client.ping();
+    // Connecting a second app added a grant and revoked none (DESIGN.md §4).
+    expect(grantCount()).toBe(grantsBefore + 1);
+    const live = server.db
+      .select()
+      .from(oauthGrants)
+      .all()
+      .filter((g) => g.revokedAt === null);
+    expect(live.length).toBeGreaterThanOrEqual(1);
+    await client.close();
+  });
+
+  it('v2 client with a Client ID Metadata Document instead of registration', async () => {
+    const path = '/oauth/client-metadata.json';
+    const clientId = documents.url(path);
+    documents.documents.set(path, {
+      body: JSON.stringify({
+        client_id: clientId,
+        client_name: 'E2E CIMD client',
+        redirect_uris: [callback.url],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
+      headers: { 'cache-control': 'max-age=600' },
+    });
+    const provider = new MemoryOAuthProvider({
+      redirectUrl: callback.url,
+      clientName: 'E2E CIMD client',
+      clientMetadataUrl: clientId,
+      onRedirect: completeInBrowser,
+    });
+    const mcpUrl = new URL(`${server.url}/mcp`);
+    const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+    const failure = await new Client({ name: 'e2e-cimd', version: '1.0.0' })
+      .connect(first)
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Error);
+    // No registration happened: the client_id is the document's URL, fetched by the server.
+    expect((provider.clientInfo as { client_id: string }).client_id).toBe(clientId);
+    expect(documents.hits.get(path)).toBe(1);
+    await first.finishAuth(callback.received.at(-1) as URLSearchParams);
+
+    const client = new Client({ name: 'e2e-cimd', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    await client.ping();
+    const grant = server.db.select().from(oauthGrants).where(eq(oauthGrants.clientId, clientId)).get();
+    expect(grant?.revokedAt).toBeNull();
+    await client.close();
+  });
+});
