@@ -138,8 +138,7 @@ export function CredentialsPage(props: {
             <dl class="facts">
               <dt>API token</dt>
               <dd>
-                <code>••••{credential.tokenLast4}</code>{' '}
-                <span class="muted">(only the last four characters are kept visible)</span>
+                <code>••••{credential.tokenLast4}</code> <span class="muted">(last four characters)</span>
               </dd>
               <dt>User ID</dt>
               <dd>

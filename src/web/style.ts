@@ -51,6 +51,7 @@ ul.tools li { margin: .2rem 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0 0 1rem; }
 dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+.card > h2:first-child { margin-top: 0; }
 .table-wrap { overflow-x: auto; }
 td { overflow-wrap: anywhere; }
 .workspace-picker label { display: inline; }
