@@ -56,10 +56,11 @@ export function pkce(): { verifier: string; challenge: string } {
 export async function registerClient(
   server: TestServer,
   metadata: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<{ client_id: string; client_secret?: string; [key: string]: unknown }> {
   const res = await fetch(`${server.url}/register`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({
       client_name: 'Test Client',
       redirect_uris: ['http://localhost:3000/callback'],
@@ -310,4 +311,16 @@ export async function revokeRequest(
     body: new URLSearchParams(params),
   });
   return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+let addressCounter = 0;
+/**
+ * An X-Forwarded-For header with a new documentation address each call: against a server started
+ * with TRUST_PROXY=true, registrations made with it do not share the per-address rate limit.
+ */
+export function freshAddress(): Record<string, string> {
+  addressCounter += 1;
+  return {
+    'x-forwarded-for': `198.18.${Math.floor(addressCounter / 250) % 250}.${(addressCounter % 250) + 1}`,
+  };
 }

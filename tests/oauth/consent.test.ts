@@ -1,0 +1,498 @@
+import { hkdfSync } from 'node:crypto';
+import { decodeJwt, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../../src/oauth/scopes.js';
+import {
+  authorizeCode,
+  authorizeUrl,
+  browserGet,
+  callbackParams,
+  consent,
+  exchangeCode,
+  freshAddress,
+  hiddenField,
+  mcpStatus,
+  pkce,
+  registerClient,
+  type SignedInUser,
+  signedInUser,
+  workspaceOptions,
+} from '../helpers/oauth-http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let user: SignedInUser;
+beforeAll(async () => {
+  server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+  user = await signedInUser(server);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function codeCount(clientId: string): number {
+  const row = server.db.$client
+    .prepare('SELECT count(*) AS n FROM oauth_codes WHERE client_id = ?')
+    .get(clientId) as {
+    n: number;
+  };
+  return row.n;
+}
+
+function consentCount(userId: string, clientId: string): number {
+  const row = server.db.$client
+    .prepare('SELECT count(*) AS n FROM consents WHERE user_id = ? AND client_id = ?')
+    .get(userId, clientId) as { n: number };
+  return row.n;
+}
+
+/** A team workspace with its own credential, the user a member of it. */
+function addTeamWorkspace(member: SignedInUser, name: string): string {
+  const id = crypto.randomUUID();
+  const now = Date.now();
+  const db = server.db.$client;
+  db.prepare('INSERT INTO workspaces (id, name, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
+    id,
+    name,
+    'team',
+    now,
+    now,
+  );
+  db.prepare(
+    'INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)',
+  ).run(id, member.userId, 'owner', now);
+  db.prepare(
+    `INSERT INTO upstream_credentials (workspace_id, token_ciphertext, key_id, token_last4, upstream_user_id, linked_by, verified_at, created_at, updated_at)
+     SELECT ?, token_ciphertext, key_id, token_last4, upstream_user_id, linked_by, verified_at, created_at, updated_at
+     FROM upstream_credentials WHERE workspace_id = ?`,
+  ).run(id, member.workspaceId);
+  return id;
+}
+
+/** Opens the consent page for a new client and returns its fields, without deciding. */
+async function openConsent(
+  who: SignedInUser,
+  metadata: Record<string, unknown> = {},
+  scope: string | null = null,
+) {
+  const client = await registerClient(server, metadata, freshAddress());
+  const redirectUri = (metadata.redirect_uris as string[] | undefined)?.[0];
+  const p = pkce();
+  const url = authorizeUrl(server, {
+    clientId: client.client_id,
+    challenge: p.challenge,
+    scope,
+    ...(redirectUri ? { redirectUri } : {}),
+  });
+  const page = await browserGet(url, who.cookie);
+  const html = await page.text();
+  return {
+    client,
+    page,
+    html,
+    url,
+    verifier: p.verifier,
+    request: hiddenField(html, 'request') ?? '',
+    csrf: hiddenField(html, 'csrf') ?? '',
+  };
+}
+
+function postDecision(
+  fields: Record<string, string>,
+  options: { cookie?: string; origin?: string; site?: string } = {},
+): Promise<Response> {
+  return fetch(`${server.url}/authorize/decision`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: options.origin ?? new URL(server.url).origin,
+      'sec-fetch-site': options.site ?? 'same-origin',
+    },
+    body: new URLSearchParams(fields),
+  });
+}
+
+describe('the consent page (DESIGN §4, §6)', () => {
+  it('DESIGN §4: shows the client name, the redirect host and, for DCR clients, an unverified-name warning', async () => {
+    const { page, html } = await openConsent(user, {
+      client_name: 'Acme <Assistant>',
+      redirect_uris: ['https://app.example.com/cb'],
+    });
+    expect(page.status).toBe(200);
+    expect(html).toContain('Acme &lt;Assistant&gt;');
+    expect(html).not.toContain('Acme <Assistant>');
+    expect(html).toContain('app.example.com');
+    expect(html).toMatch(/has not been verified/);
+    // An https client is not loopback-only: no "runs on your own computer" warning.
+    expect(html).not.toMatch(/runs on your own computer/);
+  });
+
+  it('DESIGN §4: warns when the client redirects only to loopback (RFC 8252 §8.6: impersonation risk)', async () => {
+    const { html } = await openConsent(user, { redirect_uris: ['http://127.0.0.1:3000/cb'] });
+    expect(html).toMatch(/runs on your own computer/);
+    expect(html).toContain('127.0.0.1:3000');
+  });
+
+  it('DESIGN §4: scopes in plain language; the write scopes say they spend credits', async () => {
+    const { html } = await openConsent(user);
+    for (const scope of SCOPES) {
+      expect(html).toContain(SCOPE_DESCRIPTIONS[scope]);
+      expect(html).toContain(scope);
+    }
+    expect(SCOPE_DESCRIPTIONS['searches:write']).toMatch(/credits/);
+    expect(SCOPE_DESCRIPTIONS['agent:write']).toMatch(/credits/);
+  });
+
+  it('DESIGN §4: only the requested scopes are listed', async () => {
+    const { html } = await openConsent(user, {}, 'agent:read');
+    expect(html).toContain(SCOPE_DESCRIPTIONS['agent:read']);
+    expect(html).not.toContain(SCOPE_DESCRIPTIONS['searches:write']);
+  });
+
+  it('DESIGN §6: a workspace picker labelled "Workspace" and buttons "Allow" and "Deny"', async () => {
+    const { html } = await openConsent(user);
+    expect(html).toMatch(/<label>\s*Workspace[\s\S]*?<select name="workspace"/);
+    expect(workspaceOptions(html)).toContain(user.workspaceId);
+    expect(html).toMatch(/<button[^>]*value="allow"[^>]*>\s*Allow\s*<\/button>/);
+    expect(html).toMatch(/<button[^>]*value="deny"[^>]*>\s*Deny\s*<\/button>/);
+  });
+
+  it("DESIGN §4: CSP has frame-ancestors 'none' and a form-action allowing the redirect origin", async () => {
+    const web = await openConsent(user, { redirect_uris: ['https://app.example.com/cb'] });
+    const csp = web.page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/form-action 'self' https:\/\/app\.example\.com(;|$)/);
+    const loop = await openConsent(user, { redirect_uris: ['http://localhost:3000/callback'] });
+    expect(loop.page.headers.get('content-security-policy')).toMatch(
+      /form-action 'self' http:\/\/localhost:3000(;|$)/,
+    );
+    expect(web.page.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('DESIGN §4: session and CSRF cookies are __Host-, Secure, HttpOnly, SameSite=Lax, Path=/', async () => {
+    const res = await browserGet(`${server.url}/sign-in`);
+    const cookies = res.headers.getSetCookie();
+    const csrf = cookies.find((c) => c.startsWith('__Host-sim_csrf='));
+    expect(csrf).toBeDefined();
+    expect(csrf).toMatch(/;\s*Secure/i);
+    expect(csrf).toMatch(/;\s*HttpOnly/i);
+    expect(csrf).toMatch(/;\s*SameSite=Lax/i);
+    expect(csrf).toMatch(/;\s*Path=\//i);
+    expect(csrf).not.toMatch(/Domain=/i);
+    expect(user.cookie.startsWith('__Host-sim_session=')).toBe(true);
+  });
+});
+
+describe('the decision (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207)', () => {
+  it('RFC 6749 §4.1.2 / RFC 9207 §2: Allow → 303 to the redirect URI with code, state and iss', async () => {
+    const p = pkce();
+    const c = await registerClient(server, {}, freshAddress());
+    const { decision } = await consent(
+      server,
+      user,
+      authorizeUrl(server, { clientId: c.client_id, challenge: p.challenge, state: 'st/≈ 1' }),
+    );
+    expect(decision?.status).toBe(303);
+    const params = callbackParams(decision as Response);
+    expect(params.get('code')).toMatch(/^sim_ac_/);
+    expect(params.get('state')).toBe('st/≈ 1');
+    expect(params.get('iss')).toBe(server.config.publicUrl);
+  });
+
+  it('RFC 6749 §4.1.2.1 / RFC 9207 §2: Deny → access_denied with state and iss, no code', async () => {
+    const p = pkce();
+    const c = await registerClient(server, {}, freshAddress());
+    const { decision } = await consent(
+      server,
+      user,
+      authorizeUrl(server, { clientId: c.client_id, challenge: p.challenge }),
+      {
+        decision: 'deny',
+      },
+    );
+    expect(decision?.status).toBe(303);
+    const params = callbackParams(decision as Response);
+    expect(params.get('error')).toBe('access_denied');
+    expect(params.get('state')).toBe('state-123');
+    expect(params.get('iss')).toBe(server.config.publicUrl);
+    expect(params.get('code')).toBeNull();
+    expect(codeCount(c.client_id)).toBe(0);
+    expect(consentCount(user.userId, c.client_id)).toBe(0);
+  });
+
+  it('DESIGN §4: a workspace the user does not belong to is refused, nothing issued', async () => {
+    const other = await signedInUser(server);
+    const opened = await openConsent(user);
+    const res = await postDecision(
+      { csrf: opened.csrf, request: opened.request, workspace: other.workspaceId, decision: 'allow' },
+      { cookie: user.cookie },
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(codeCount(opened.client.client_id)).toBe(0);
+  });
+});
+
+describe('remembered consent per (user, client, workspace) (DESIGN §4)', () => {
+  it('DESIGN §4: a second authorize redirects straight back with a code that works', async () => {
+    const c = await registerClient(server, {}, freshAddress());
+    const first = await authorizeCode(server, user, { clientId: c.client_id, challenge: pkce().challenge });
+    expect(first.consentShown).toBe(true);
+    const p = pkce();
+    const second = await authorizeCode(server, user, {
+      clientId: c.client_id,
+      challenge: p.challenge,
+      state: 'again',
+    });
+    expect(second.consentShown).toBe(false);
+    expect(second.redirect.status).toBe(302);
+    expect(callbackParams(second.redirect).get('state')).toBe('again');
+    expect(callbackParams(second.redirect).get('iss')).toBe(server.config.publicUrl);
+    const tokens = await exchangeCode(server, {
+      clientId: c.client_id,
+      code: second.code,
+      verifier: p.verifier,
+    });
+    expect(tokens.status).toBe(200);
+    expect(await mcpStatus(server, tokens.body.access_token as string)).toBe(200);
+  });
+
+  it('DESIGN §4: consent is per user: another user of the same client is asked', async () => {
+    const c = await registerClient(server, {}, freshAddress());
+    await authorizeCode(server, user, { clientId: c.client_id, challenge: pkce().challenge });
+    const other = await signedInUser(server);
+    const res = await browserGet(
+      authorizeUrl(server, { clientId: c.client_id, challenge: pkce().challenge }),
+      other.cookie,
+    );
+    expect(res.status).toBe(200);
+    expect(hiddenField(await res.text(), 'request')).not.toBeNull();
+  });
+
+  it('DESIGN §4: consent is per client: another client of the same user is asked', async () => {
+    await authorizeCode(server, user, {
+      clientId: (await registerClient(server, {}, freshAddress())).client_id,
+      challenge: pkce().challenge,
+    });
+    const c2 = await registerClient(server, {}, freshAddress());
+    const res = await browserGet(
+      authorizeUrl(server, { clientId: c2.client_id, challenge: pkce().challenge }),
+      user.cookie,
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it('DESIGN §4: consent is per workspace: the remembered code is for the workspace chosen', async () => {
+    const member = await signedInUser(server);
+    const team = addTeamWorkspace(member, 'Team Rocket');
+    const c = await registerClient(server, {}, freshAddress());
+    const first = await consent(
+      server,
+      member,
+      authorizeUrl(server, { clientId: c.client_id, challenge: pkce().challenge }),
+      {
+        workspace: team,
+      },
+    );
+    expect(workspaceOptions(first.html).sort()).toEqual([member.workspaceId, team].sort());
+    const p = pkce();
+    const again = await authorizeCode(server, member, { clientId: c.client_id, challenge: p.challenge });
+    expect(again.consentShown).toBe(false);
+    await exchangeCode(server, { clientId: c.client_id, code: again.code, verifier: p.verifier });
+    const grant = server.db.$client
+      .prepare('SELECT workspace_id FROM oauth_grants WHERE client_id = ? ORDER BY created_at DESC LIMIT 1')
+      .get(c.client_id) as { workspace_id: string };
+    expect(grant.workspace_id).toBe(team);
+    // Without the team's credentials the remembered consent no longer applies: asked again.
+    server.db.$client.prepare('DELETE FROM upstream_credentials WHERE workspace_id = ?').run(team);
+    const res = await browserGet(
+      authorizeUrl(server, { clientId: c.client_id, challenge: pkce().challenge }),
+      member.cookie,
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it('DESIGN §4: asked again when the scopes grow, not when they shrink', async () => {
+    const c = await registerClient(server, {}, freshAddress());
+    await authorizeCode(server, user, {
+      clientId: c.client_id,
+      challenge: pkce().challenge,
+      scope: 'searches:read agent:read',
+    });
+    const narrower = await authorizeCode(server, user, {
+      clientId: c.client_id,
+      challenge: pkce().challenge,
+      scope: 'searches:read',
+    });
+    expect(narrower.consentShown).toBe(false);
+    const wider = await browserGet(
+      authorizeUrl(server, {
+        clientId: c.client_id,
+        challenge: pkce().challenge,
+        scope: 'searches:read searches:write',
+      }),
+      user.cookie,
+    );
+    expect(wider.status).toBe(200);
+    expect(await wider.text()).toContain(SCOPE_DESCRIPTIONS['searches:write']);
+  });
+
+  it('OIDC Core §3.1.2.1: prompt=consent shows the page even when consent is remembered', async () => {
+    const c = await registerClient(server, {}, freshAddress());
+    await authorizeCode(server, user, { clientId: c.client_id, challenge: pkce().challenge });
+    const res = await browserGet(
+      authorizeUrl(server, {
+        clientId: c.client_id,
+        challenge: pkce().challenge,
+        extra: { prompt: 'consent' },
+      }),
+      user.cookie,
+    );
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('a tampered or replayed decision is refused and nothing is issued (DESIGN §4, RFC 6749 §10.12)', () => {
+  function signingKey() {
+    const secret = server.config.secretKeys[0]?.key as string;
+    return new Uint8Array(
+      hkdfSync('sha256', secret, Buffer.alloc(0), 'social-intel-mcp pending-authorization v1', 32),
+    );
+  }
+
+  it('RFC 6749 §10.12: a forged request (payload changed, signature kept) → refused', async () => {
+    const opened = await openConsent(user);
+    const [header, payload, signature] = opened.request.split('.');
+    const claims = decodeJwt(opened.request) as { req: { redirectUri: string } };
+    claims.req.redirectUri = 'https://evil.example/cb';
+    const forgedPayload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    expect(forgedPayload).not.toBe(payload);
+    const res = await postDecision(
+      {
+        csrf: opened.csrf,
+        request: `${header}.${forgedPayload}.${signature}`,
+        workspace: user.workspaceId,
+        decision: 'allow',
+      },
+      { cookie: user.cookie },
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(codeCount(opened.client.client_id)).toBe(0);
+  });
+
+  it('RFC 6749 §10.12: a request signed with another key → refused', async () => {
+    const opened = await openConsent(user);
+    const claims = decodeJwt(opened.request);
+    const forged = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new Uint8Array(32).fill(7));
+    const res = await postDecision(
+      { csrf: opened.csrf, request: forged, workspace: user.workspaceId, decision: 'allow' },
+      { cookie: user.cookie },
+    );
+    expect(res.status).toBe(400);
+    expect(codeCount(opened.client.client_id)).toBe(0);
+  });
+
+  it('DESIGN §4: an expired request → refused', async () => {
+    const opened = await openConsent(user);
+    const claims = decodeJwt(opened.request);
+    const past = Math.floor(Date.now() / 1000) - 3600;
+    const expired = await new SignJWT({ req: claims.req })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(server.config.publicUrl)
+      .setAudience(claims.aud as string)
+      .setIssuedAt(past - 900)
+      .setExpirationTime(past)
+      .sign(signingKey());
+    // The same construction with a live expiry is accepted, so the refusal is about the expiry.
+    const live = await new SignJWT({ req: claims.req })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(server.config.publicUrl)
+      .setAudience(claims.aud as string)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(signingKey());
+    const refused = await postDecision(
+      { csrf: opened.csrf, request: expired, workspace: user.workspaceId, decision: 'allow' },
+      { cookie: user.cookie },
+    );
+    expect(refused.status).toBe(400);
+    expect(codeCount(opened.client.client_id)).toBe(0);
+    const accepted = await postDecision(
+      { csrf: opened.csrf, request: live, workspace: user.workspaceId, decision: 'allow' },
+      { cookie: user.cookie },
+    );
+    expect(accepted.status).toBe(303);
+    expect(codeCount(opened.client.client_id)).toBe(1);
+  });
+
+  it('DESIGN §4 (CSRF): a missing csrf field → 403, nothing issued', async () => {
+    const opened = await openConsent(user);
+    const res = await postDecision(
+      { request: opened.request, workspace: user.workspaceId, decision: 'allow' },
+      { cookie: user.cookie },
+    );
+    expect(res.status).toBe(403);
+    expect(res.headers.get('location')).toBeNull();
+    expect(codeCount(opened.client.client_id)).toBe(0);
+  });
+
+  it('DESIGN §4 (CSRF): a wrong csrf field → 403, nothing issued', async () => {
+    const opened = await openConsent(user);
+    const other = await openConsent(await signedInUser(server));
+    const res = await postDecision(
+      { csrf: other.csrf, request: opened.request, workspace: user.workspaceId, decision: 'allow' },
+      { cookie: user.cookie },
+    );
+    expect(res.status).toBe(403);
+    expect(codeCount(opened.client.client_id)).toBe(0);
+  });
+
+  it('DESIGN §4 (CSRF): a cross-site POST (foreign Origin) → 403, nothing issued', async () => {
+    const opened = await openConsent(user);
+    const res = await postDecision(
+      { csrf: opened.csrf, request: opened.request, workspace: user.workspaceId, decision: 'allow' },
+      { cookie: user.cookie, origin: 'https://evil.example', site: 'cross-site' },
+    );
+    expect(res.status).toBe(403);
+    expect(res.headers.get('location')).toBeNull();
+    expect(codeCount(opened.client.client_id)).toBe(0);
+  });
+
+  it('DESIGN §4: a request signed for another user → refused, nothing issued', async () => {
+    const victim = await signedInUser(server);
+    const attacker = await signedInUser(server);
+    const victimPage = await openConsent(victim);
+    // The attacker's own csrf token, so only the request's binding to the user is being tested.
+    const attackerPage = await openConsent(attacker);
+    const res = await postDecision(
+      {
+        csrf: attackerPage.csrf,
+        request: victimPage.request,
+        workspace: attacker.workspaceId,
+        decision: 'allow',
+      },
+      { cookie: attacker.cookie },
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(codeCount(victimPage.client.client_id)).toBe(0);
+  });
+
+  it('DESIGN §4: a signed-out decision → refused, nothing issued', async () => {
+    const opened = await openConsent(user);
+    const res = await postDecision({
+      csrf: opened.csrf,
+      request: opened.request,
+      workspace: user.workspaceId,
+      decision: 'allow',
+    });
+    expect([400, 403]).toContain(res.status);
+    expect(res.headers.get('location')).toBeNull();
+    expect(codeCount(opened.client.client_id)).toBe(0);
+  });
+});
