@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type Spawned, spawnProcess } from '../helpers/process.js';
@@ -84,5 +86,38 @@ describe('the server process', () => {
     expect((await p.exit()).code).toBe(0);
     // A clean close checkpoints the WAL and removes it.
     expect(existsSync(join(dir.path, 'sigint.db-wal'))).toBe(false);
+  });
+});
+
+describe('SIGTERM during a request', () => {
+  it('lets the request in flight finish before the process exits', async () => {
+    const p = start({ DATABASE_PATH: join(dir.path, 'inflight.db') });
+    const port = await listeningPort(p);
+    // A registration whose body is still arriving when SIGTERM lands: the server is mid-request.
+    const body = JSON.stringify({
+      client_name: 'slow',
+      redirect_uris: ['http://localhost:1/cb'],
+      token_endpoint_auth_method: 'none',
+    });
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    let response = '';
+    socket.setEncoding('utf8').on('data', (d: string) => {
+      response += d;
+    });
+    socket.write(
+      `POST /register HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    p.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(p.child.exitCode).toBeNull(); // still serving the request
+    socket.end(body.slice(10));
+    await once(socket, 'close');
+    expect(response).toMatch(/^HTTP\/1\.1 201/);
+    expect(response).toContain('"client_id"');
+    expect((await p.exit()).code).toBe(0);
+    // New connections are refused once it stopped listening.
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   });
 });
