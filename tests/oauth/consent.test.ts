@@ -356,7 +356,8 @@ describe('remembered consent per (user, client, workspace) (DESIGN §4)', () => 
 
 describe('a tampered or replayed decision is refused and nothing is issued (DESIGN §4, RFC 6749 §10.12)', () => {
   function signingKey() {
-    const secret = server.config.secretKeys[0]?.key as string;
+    const secret = server.config.secretKeys[0]?.key;
+    if (!secret) throw new Error('no SECRET_KEY');
     return new Uint8Array(
       hkdfSync('sha256', secret, Buffer.alloc(0), 'social-intel-mcp pending-authorization v1', 32),
     );
