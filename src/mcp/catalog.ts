@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { ToolCallAudit } from './audit.js';
 import type { Caller } from './caller.js';
+import type { InflightCalls } from './inflight.js';
 import { capResult, describeTruncation } from './shape.js';
 import { auditStatus, errorMessage } from './tool-errors.js';
 import { UNTRUSTED_NOTICE } from './tools/common.js';
@@ -41,6 +42,7 @@ export interface CatalogDeps {
   options: ToolOptions;
   audit: (event: ToolCallAudit) => void;
   logger: Logger;
+  inflight: InflightCalls;
 }
 
 /**
@@ -164,11 +166,14 @@ async function execute(
             .catch(() => {});
         };
 
+  // A legacy client's cancel arrives in another POST; the registry lets it reach this call.
+  const registered = deps.inflight.register(caller.grantId, ctx.mcpReq.id);
+  const signal = AbortSignal.any([ctx.mcpReq.signal, registered.signal]);
   try {
     const out = await def.run(parsed.data, {
       upstream: deps.upstream,
       creds: caller.upstream,
-      signal: ctx.mcpReq.signal,
+      signal,
       progress: progressReporter(send),
       options: deps.options,
     });
@@ -178,7 +183,7 @@ async function execute(
     if (truncation) parts.push(truncation);
     if (out.untrusted) parts.push(UNTRUSTED_NOTICE);
     parts.push(JSON.stringify(shaped.data));
-    audit(ctx.mcpReq.signal.aborted ? 'cancelled' : 'ok');
+    audit(signal.aborted ? 'cancelled' : 'ok');
     return { content: [{ type: 'text', text: parts.join('\n\n') }], structuredContent: shaped.data };
   } catch (error) {
     const status = auditStatus(error);
@@ -188,5 +193,7 @@ async function execute(
       deps.logger.error({ err: error, tool: def.name }, 'tool failed');
     }
     return errorResult(errorMessage(error, def, deps.publicUrl));
+  } finally {
+    registered.release();
   }
 }

@@ -10,7 +10,9 @@ import type { Logger } from '../logger.js';
 import type { Scope } from '../oauth/scopes.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { toolCallAuditor } from './audit.js';
+import type { Caller } from './caller.js';
 import { type CompiledTool, compileTool, registerTools } from './catalog.js';
+import { InflightCalls } from './inflight.js';
 import { ALL_TOOLS, scopeKey, toolsForScopes } from './tools/index.js';
 import { DEFAULT_TOOL_OPTIONS, type ToolDef, type ToolOptions } from './tools/types.js';
 
@@ -68,7 +70,9 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     ...(options.upstreamBackoffMs !== undefined ? { backoffBaseMs: options.upstreamBackoffMs } : {}),
     logger: logger.child({ component: 'upstream' }),
   });
+  const inflight = new InflightCalls();
   const catalogDeps = {
+    inflight,
     upstream,
     publicUrl: config.publicUrl,
     options: toolOptions,
@@ -104,13 +108,16 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
   });
 
   return {
-    fetch: (request, opts) =>
-      handler.fetch(
+    fetch: (request, opts) => {
+      const caller = (opts.authInfo.extra as { caller?: Caller } | undefined)?.caller;
+      if (opts.parsedBody !== undefined && caller) inflight.cancelFrom(opts.parsedBody, caller.grantId);
+      return handler.fetch(
         request,
         opts.parsedBody === undefined
           ? { authInfo: opts.authInfo }
           : { authInfo: opts.authInfo, parsedBody: opts.parsedBody },
-      ),
+      );
+    },
     close: () => handler.close(),
     toolsFor: (scopes) => toolsForScopes(scopes),
   };

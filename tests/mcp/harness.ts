@@ -137,7 +137,12 @@ export async function connectV1(url: string, accessToken: string): Promise<AnyCl
     requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
   });
   await client.connect(transport);
-  return client as unknown as AnyClient;
+  // v1's callTool takes (params, resultSchema, options): adapt to the v2 shape.
+  return {
+    listTools: () => client.listTools(),
+    callTool: (params, options) => client.callTool(params, undefined, options),
+    close: () => client.close(),
+  } as AnyClient;
 }
 
 /** Parsed JSON at the end of a tool result's text block. */
