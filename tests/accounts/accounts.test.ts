@@ -86,6 +86,23 @@ describe('users', () => {
     expect(await authenticate(db, 'nobody@example.com', 'violet tractor umbrella')).toBeNull();
   });
 
+  it('takes about as long for an unknown email as for a wrong password (dummy hash)', async () => {
+    const median = async (email: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        expect(await authenticate(db, email, 'definitely wrong password')).toBeNull();
+        times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b)[2] ?? 0;
+    };
+    const known = await median('ada@example.com');
+    const unknown = await median('nobody-here@example.com');
+    // Both pay for one argon2id verification (tens of ms); without the dummy hash "unknown" is ~0.1 ms.
+    expect(unknown).toBeGreaterThan(known / 3);
+    expect(unknown).toBeLessThan(known * 3);
+  });
+
   it('spends an invite inside the sign-up transaction and joins its workspace', async () => {
     const owner = await createUser(db, { email: 'owner@example.com', password: 'violet tractor umbrella' });
     if (!owner.ok) throw new Error(owner.reason);

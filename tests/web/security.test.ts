@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  auditEvents,
+  invites,
   sessions,
   upstreamCredentials,
   users,
@@ -10,6 +12,7 @@ import {
   workspaces,
 } from '../../src/db/schema/index.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
+import { hashToken, newToken } from '../../src/security/tokens.js';
 import { safeNext } from '../../src/web/account.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FormClient, SESSION_COOKIE } from './form-client.js';
@@ -156,6 +159,51 @@ describe('sign-up and session cookie', () => {
       expect(await invite.text()).toContain('need an invite link');
       const bad = await fetch(`${server.url}/sign-up?invite=sim_iv_nope`);
       expect(await bad.text()).toContain('not valid any more');
+    } finally {
+      server.config.signup = 'open';
+    }
+  });
+});
+
+describe('invite hook', () => {
+  it('lets a valid invite link sign up in invite mode and joins its workspace', async () => {
+    const owner = await signedIn();
+    await owner.get('/account/credentials');
+    const workspaceId = /name="workspace" value="([^"]+)"/.exec(owner.lastHtml)?.[1] ?? '';
+    const token = newToken('invite');
+    server.db
+      .insert(invites)
+      .values({
+        id: newToken('invite'),
+        workspaceId,
+        tokenHash: hashToken(token),
+        role: 'member',
+        maxUses: 1,
+        expiresAt: Date.now() + 60_000,
+        createdAt: Date.now(),
+      })
+      .run();
+    server.config.signup = 'invite';
+    try {
+      const guest = new FormClient(server.url);
+      const form = await guest.get(`/sign-up?invite=${encodeURIComponent(token)}`);
+      expect(form.status).toBe(200);
+      expect(guest.lastHtml).toContain(`name="invite" value="${token}"`);
+      const email = freshEmail();
+      const res = await guest.post('/sign-up', { email, password: PASSWORD, invite: token });
+      expect(res.status).toBe(303);
+      const user = server.db.select().from(users).where(eq(users.email, email)).get();
+      const roles = server.db
+        .select({ workspaceId: workspaceMembers.workspaceId, role: workspaceMembers.role })
+        .from(workspaceMembers)
+        .where(eq(workspaceMembers.userId, user?.id ?? ''))
+        .all();
+      expect(roles).toContainEqual({ workspaceId, role: 'member' });
+      expect(roles).toHaveLength(2);
+      // Used up: the next person is refused with the clear page, and no account is made.
+      const late = new FormClient(server.url);
+      expect((await late.get(`/sign-up?invite=${encodeURIComponent(token)}`)).status).toBe(403);
+      expect(late.lastHtml).toContain('not valid any more');
     } finally {
       server.config.signup = 'open';
     }
@@ -521,10 +569,22 @@ describe('upstream credentials', () => {
     const bytes = Buffer.concat(files.map((f) => readFileSync(join(dir, f))));
     // Sanity: the search can see what is there.
     expect(bytes.includes(Buffer.from(email))).toBe(true);
+    const logs = JSON.stringify(server.logs);
+    expect(logs).toContain('upstream credential linked');
     for (const secret of [password, sessionId, sessionId.slice(7), sandbox.token]) {
       expect(bytes.includes(Buffer.from(secret)), `found ${secret.slice(0, 6)}… in the database files`).toBe(
         false,
       );
+      expect(logs.includes(secret), `found ${secret.slice(0, 6)}… in the logs`).toBe(false);
     }
+    // The audit trail has the events, without secrets.
+    const user = server.db.select().from(users).where(eq(users.email, email)).get();
+    const kinds = server.db
+      .select({ kind: auditEvents.kind })
+      .from(auditEvents)
+      .where(eq(auditEvents.userId, user?.id ?? ''))
+      .all()
+      .map((e) => e.kind);
+    expect(kinds).toEqual(['account_created', 'credential_linked']);
   });
 });
