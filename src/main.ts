@@ -2,6 +2,7 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { closeDatabase, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { startHousekeeping } from './oauth/housekeeping.js';
 import { createLogger } from './logger.js';
 import { SecretBox } from './security/secrets.js';
 import { listen } from './server.js';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
 
   const app = createApp({ config, db, logger, secrets: new SecretBox(config.secretKeys), upstream });
   const server = await listen(app, config.port, config.host);
+  const stopHousekeeping = startHousekeeping(db, logger);
   logger.info({ url: config.publicUrl, port: server.port }, 'listening');
 
   let stopping = false;
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    stopHousekeeping();
     await server.close(config.shutdownGraceMs);
     await upstream.close();
     closeDatabase(db);
