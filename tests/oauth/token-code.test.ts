@@ -1,0 +1,292 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/oauth/scopes.js';
+import { hashToken } from '../../src/security/tokens.js';
+import {
+  authorizeCode,
+  exchangeCode,
+  freshAddress,
+  grantForClient,
+  mcpStatus,
+  pkce,
+  registerClient,
+  type SignedInUser,
+  signedInUser,
+  tokenRequest,
+} from '../helpers/oauth-http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let user: SignedInUser;
+let clientId: string;
+beforeAll(async () => {
+  server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+  user = await signedInUser(server);
+  clientId = (await registerClient(server, {}, freshAddress())).client_id;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A fresh code for the shared client (consent is remembered after the first). */
+async function freshCode(options: { scope?: string; client?: string } = {}) {
+  const p = pkce();
+  const { code } = await authorizeCode(server, user, {
+    clientId: options.client ?? clientId,
+    challenge: p.challenge,
+    scope: options.scope ?? null,
+  });
+  return { code, verifier: p.verifier };
+}
+
+function grantCount(): number {
+  return (server.db.$client.prepare('SELECT count(*) AS n FROM oauth_grants').get() as { n: number }).n;
+}
+
+function expectNoStore(headers: Headers) {
+  expect(headers.get('cache-control')).toContain('no-store');
+}
+
+describe('authorization_code exchange (RFC 6749 §4.1.3, OAuth 2.1 §4.1.3)', () => {
+  it('RFC 6749 §5.1: a valid exchange → 200 with a Bearer access token, expires_in, refresh token and scope', async () => {
+    const { code, verifier } = await freshCode();
+    const res = await exchangeCode(server, { clientId, code, verifier });
+    expect(res.status).toBe(200);
+    expect(res.body.token_type).toBe('Bearer');
+    expect(res.body.access_token).toMatch(/^sim_at_/);
+    expect(res.body.expires_in).toBe(3600);
+    expect(res.body.scope).toBe(SCOPES.join(' '));
+    expect(await mcpStatus(server, res.body.access_token as string)).toBe(200);
+  });
+
+  it('DESIGN §4: a refresh token is always issued, without offline_access', async () => {
+    const { code, verifier } = await freshCode({ scope: 'searches:read' });
+    const res = await exchangeCode(server, { clientId, code, verifier });
+    expect(res.body.refresh_token).toMatch(/^sim_rt_/);
+    expect(res.body.scope).toBe('searches:read');
+  });
+
+  it('RFC 6749 §5.1: Cache-Control: no-store (and Pragma: no-cache) on success', async () => {
+    const { code, verifier } = await freshCode();
+    const res = await exchangeCode(server, { clientId, code, verifier });
+    expect(res.status).toBe(200);
+    expectNoStore(res.headers);
+    expect(res.headers.get('pragma')).toBe('no-cache');
+  });
+
+  it('RFC 6749 §5.2: Cache-Control: no-store on errors', async () => {
+    const res = await exchangeCode(server, { clientId, code: 'sim_ac_nope', verifier: pkce().verifier });
+    expect(res.status).toBe(400);
+    expectNoStore(res.headers);
+  });
+
+  it('DESIGN §4: the token is bound to the scopes of the code', async () => {
+    const { code, verifier } = await freshCode({ scope: 'agent:read account:read' });
+    const res = await exchangeCode(server, { clientId, code, verifier });
+    expect(res.body.scope).toBe('agent:read account:read');
+    const row = server.db.$client
+      .prepare('SELECT scopes FROM oauth_tokens WHERE token_hash = ?')
+      .get(hashToken(res.body.access_token as string)) as { scopes: string };
+    expect(row.scopes).toBe('agent:read account:read');
+  });
+});
+
+describe('the code is single-use, short-lived and bound (RFC 6749 §4.1.2, §10.5; RFC 7636 §4.6)', () => {
+  it('RFC 6749 §4.1.2: a used code → invalid_grant, and the replay revokes what it issued (access 401 at /mcp)', async () => {
+    const { code, verifier } = await freshCode();
+    const first = await exchangeCode(server, { clientId, code, verifier });
+    expect(first.status).toBe(200);
+    const access = first.body.access_token as string;
+    expect(await mcpStatus(server, access)).toBe(200);
+    const replay = await exchangeCode(server, { clientId, code, verifier });
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    expect(await mcpStatus(server, access)).toBe(401);
+    const refresh = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token as string,
+      client_id: clientId,
+    });
+    expect(refresh.status).toBe(400);
+    expect(refresh.body.error).toBe('invalid_grant');
+  });
+
+  it('DESIGN §4: a code older than 60 s → invalid_grant, nothing issued', async () => {
+    const { code, verifier } = await freshCode();
+    const row = server.db.$client
+      .prepare('SELECT created_at, expires_at FROM oauth_codes WHERE code_hash = ?')
+      .get(hashToken(code)) as { created_at: number; expires_at: number };
+    expect(row.expires_at - row.created_at).toBeLessThanOrEqual(60_000);
+    server.db.$client
+      .prepare('UPDATE oauth_codes SET expires_at = ? WHERE code_hash = ?')
+      .run(Date.now() - 1, hashToken(code));
+    const before = grantCount();
+    const res = await exchangeCode(server, { clientId, code, verifier });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_grant');
+    expect(grantCount()).toBe(before);
+  });
+
+  it('RFC 6749 §4.1.3: a code issued to another client → invalid_grant', async () => {
+    const { code, verifier } = await freshCode();
+    const other = (await registerClient(server, {}, freshAddress())).client_id;
+    const res = await exchangeCode(server, { clientId: other, code, verifier });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_grant');
+    // The rightful client can still redeem it: the attempt did not burn the code.
+    expect((await exchangeCode(server, { clientId, code, verifier })).status).toBe(200);
+  });
+
+  it('RFC 6749 §4.1.3: a redirect_uri different from the authorization request → invalid_grant', async () => {
+    const { code, verifier } = await freshCode();
+    const res = await exchangeCode(server, {
+      clientId,
+      code,
+      verifier,
+      redirectUri: 'http://localhost:3001/callback',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_grant');
+  });
+
+  it('RFC 7636 §4.6: a wrong code_verifier is invalid_grant', async () => {
+    const { code } = await freshCode();
+    const res = await exchangeCode(server, { clientId, code, verifier: pkce().verifier });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_grant');
+  });
+
+  it('RFC 7636 §4.1: a malformed code_verifier (too short) is invalid_grant', async () => {
+    const { code } = await freshCode();
+    const res = await exchangeCode(server, { clientId, code, verifier: 'abc' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_grant');
+  });
+
+  it('OAuth 2.1 §4.1.3 / RFC 7636 §4.5: a missing code_verifier → invalid_request', async () => {
+    const { code } = await freshCode();
+    const res = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'http://localhost:3000/callback',
+      client_id: clientId,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_request');
+  });
+
+  it('RFC 8707 §2: a resource different from the authorized one → invalid_target', async () => {
+    const { code, verifier } = await freshCode();
+    const res = await exchangeCode(
+      server,
+      { clientId, code, verifier },
+      { resource: 'https://other.example/mcp' },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_target');
+  });
+
+  it('RFC 6749 §4.1.3: a missing code or redirect_uri → invalid_request', async () => {
+    const base = {
+      grant_type: 'authorization_code',
+      code: 'sim_ac_x',
+      redirect_uri: 'http://localhost:3000/callback',
+      code_verifier: pkce().verifier,
+      client_id: clientId,
+    };
+    for (const missing of ['code', 'redirect_uri'] as const) {
+      const params: Record<string, string> = { ...base };
+      delete params[missing];
+      const res = await tokenRequest(server, params);
+      expect(res.status, missing).toBe(400);
+      expect(res.body.error, missing).toBe('invalid_request');
+    }
+  });
+});
+
+describe('malformed token requests (RFC 6749 §3.2, §5.2)', () => {
+  it('RFC 6749 §3.2: a repeated parameter → invalid_request', async () => {
+    const { code, verifier } = await freshCode();
+    const body = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'http://localhost:3000/callback',
+      code_verifier: verifier,
+      client_id: clientId,
+    });
+    body.append('code', code);
+    const res = await fetch(`${server.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
+    // The refused request did not use the code.
+    expect((await exchangeCode(server, { clientId, code, verifier })).status).toBe(200);
+  });
+
+  it('RFC 6749 §5.2: an unsupported grant type → unsupported_grant_type', async () => {
+    for (const grant of ['client_credentials', 'password', 'urn:ietf:params:oauth:grant-type:device_code']) {
+      const res = await tokenRequest(server, { grant_type: grant, client_id: clientId });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('unsupported_grant_type');
+      expectNoStore(res.headers);
+    }
+  });
+
+  it('RFC 6749 §5.2: a missing grant_type → invalid_request', async () => {
+    const res = await tokenRequest(server, { client_id: clientId });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_request');
+  });
+
+  it('RFC 6749 §3.2: a JSON body instead of form encoding → invalid_request', async () => {
+    const res = await fetch(`${server.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'authorization_code', client_id: clientId }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
+    expectNoStore(res.headers);
+  });
+
+  it('RFC 6749 §3.2: GET /token is not allowed', async () => {
+    const res = await fetch(`${server.url}/token?grant_type=authorization_code`);
+    expect(res.status).toBe(405);
+  });
+});
+
+describe('concurrency and parallel grants (DESIGN §4)', () => {
+  it('RFC 6749 §4.1.2: 10 parallel exchanges of one code → exactly one 200, the rest invalid_grant, no 500', async () => {
+    const { code, verifier } = await freshCode();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => exchangeCode(server, { clientId, code, verifier })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s >= 500)).toHaveLength(0);
+    for (const r of results.filter((x) => x.status !== 200)) expect(r.body.error).toBe('invalid_grant');
+  });
+
+  it('DESIGN §4: re-authorizing a client never revokes the user’s other grants (both keep working)', async () => {
+    const c = (await registerClient(server, {}, freshAddress())).client_id;
+    const first = await grantForClient(server, user, c);
+    const second = await grantForClient(server, user, c);
+    expect(second.accessToken).not.toBe(first.accessToken);
+    expect(await mcpStatus(server, first.accessToken)).toBe(200);
+    expect(await mcpStatus(server, second.accessToken)).toBe(200);
+    for (const g of [first, second]) {
+      const res = await tokenRequest(server, {
+        grant_type: 'refresh_token',
+        refresh_token: g.refreshToken,
+        client_id: c,
+      });
+      expect(res.status).toBe(200);
+    }
+    // A new grant on another device (another client) leaves them alone too.
+    const other = (await registerClient(server, {}, freshAddress())).client_id;
+    await grantForClient(server, user, other);
+    expect(await mcpStatus(server, first.accessToken)).toBe(200);
+  });
+});
