@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFRESH_GRACE_MS } from '../../src/oauth/grants.js';
+import { SCOPES } from '../../src/oauth/scopes.js';
+import { hashToken } from '../../src/security/tokens.js';
+import {
+  freshAddress,
+  grantForClient,
+  mcpStatus,
+  registerClient,
+  type SignedInUser,
+  signedInUser,
+  tokenRequest,
+} from '../helpers/oauth-http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let user: SignedInUser;
+let clientId: string;
+beforeAll(async () => {
+  server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+  user = await signedInUser(server);
+  clientId = (await registerClient(server, {}, freshAddress())).client_id;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function refresh(refreshToken: string, extra: Record<string, string> = {}, client = clientId) {
+  return tokenRequest(server, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: client,
+    ...extra,
+  });
+}
+
+function tokenRow(token: string) {
+  return server.db.$client
+    .prepare('SELECT * FROM oauth_tokens WHERE token_hash = ?')
+    .get(hashToken(token)) as {
+    scopes: string | null;
+    created_at: number;
+    expires_at: number;
+    rotated_at: number | null;
+    revoked_at: number | null;
+  };
+}
+
+describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => {
+  it('OAuth 2.1 §4.3.1: every refresh returns a new refresh token and a new access token', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const r1 = await refresh(g.refreshToken);
+    expect(r1.status).toBe(200);
+    expect(r1.body.refresh_token).toMatch(/^sim_rt_/);
+    expect(r1.body.refresh_token).not.toBe(g.refreshToken);
+    expect(r1.body.access_token).not.toBe(g.accessToken);
+    const r2 = await refresh(r1.body.refresh_token as string);
+    expect(r2.status).toBe(200);
+    expect(r2.body.refresh_token).not.toBe(r1.body.refresh_token);
+    expect(await mcpStatus(server, r2.body.access_token as string)).toBe(200);
+    expect(tokenRow(g.refreshToken).rotated_at).not.toBeNull();
+  });
+
+  it('RFC 6749 §5.1: a refresh response has Cache-Control: no-store', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const r = await refresh(g.refreshToken);
+    expect(r.headers.get('cache-control')).toContain('no-store');
+  });
+
+  it('DESIGN §4: access tokens are short-lived (1 h by default)', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const r = await refresh(g.refreshToken);
+    expect(r.body.expires_in).toBe(3600);
+    const row = tokenRow(r.body.access_token as string);
+    expect(row.expires_at - row.created_at).toBe(3600_000);
+  });
+
+  it('DESIGN §4: reuse within the grace window works, and both pairs stay valid', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const a = await refresh(g.refreshToken);
+    const b = await refresh(g.refreshToken);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(b.refresh_token).not.toBe(a.body.refresh_token);
+    expect(await mcpStatus(server, a.body.access_token as string)).toBe(200);
+    expect(await mcpStatus(server, b.body.access_token as string)).toBe(200);
+    expect((await refresh(a.body.refresh_token as string)).status).toBe(200);
+    expect((await refresh(b.body.refresh_token as string)).status).toBe(200);
+  });
+
+  it('RFC 9700 §4.14.2 / DESIGN §4: reuse outside the grace window → invalid_grant and the whole family is revoked', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const next = await refresh(g.refreshToken);
+    expect(next.status).toBe(200);
+    server.db.$client
+      .prepare('UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?')
+      .run(Date.now() - REFRESH_GRACE_MS - 1_000, hashToken(g.refreshToken));
+    const reuse = await refresh(g.refreshToken);
+    expect(reuse.status).toBe(400);
+    expect(reuse.body.error).toBe('invalid_grant');
+    // Everything in the family is gone: the successor pair and the original access token.
+    expect(await mcpStatus(server, next.body.access_token as string)).toBe(401);
+    expect(await mcpStatus(server, g.accessToken)).toBe(401);
+    const successor = await refresh(next.body.refresh_token as string);
+    expect(successor.status).toBe(400);
+    expect(successor.body.error).toBe('invalid_grant');
+  });
+
+  it('DESIGN §4: a family revoked for reuse does not touch the user’s other grant of the same client', async () => {
+    const victim = await grantForClient(server, user, clientId);
+    const bystander = await grantForClient(server, user, clientId);
+    await refresh(victim.refreshToken);
+    server.db.$client
+      .prepare('UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?')
+      .run(Date.now() - REFRESH_GRACE_MS - 1_000, hashToken(victim.refreshToken));
+    expect((await refresh(victim.refreshToken)).status).toBe(400);
+    expect(await mcpStatus(server, bystander.accessToken)).toBe(200);
+    expect((await refresh(bystander.refreshToken)).status).toBe(200);
+  });
+
+  it('DESIGN §4: 10 parallel refreshes of one refresh token → all 200 (grace window), no 500', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const results = await Promise.all(Array.from({ length: 10 }, () => refresh(g.refreshToken)));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const fresh = new Set(results.map((r) => r.body.refresh_token));
+    expect(fresh.size).toBe(10);
+  });
+});
+
+describe('refresh scope (RFC 6749 §6)', () => {
+  it('RFC 6749 §6: a refresh cannot widen the scope → invalid_scope, the token stays usable', async () => {
+    const g = await grantForClient(
+      server,
+      user,
+      (await registerClient(server, {}, freshAddress())).client_id,
+      {
+        scope: 'searches:read',
+      },
+    );
+    const c = (
+      server.db.$client
+        .prepare(
+          'SELECT g.client_id FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.token_hash = ?',
+        )
+        .get(hashToken(g.refreshToken)) as { client_id: string }
+    ).client_id;
+    const wider = await refresh(g.refreshToken, { scope: 'searches:read searches:write' }, c);
+    expect(wider.status).toBe(400);
+    expect(wider.body.error).toBe('invalid_scope');
+    expect((await refresh(g.refreshToken, {}, c)).status).toBe(200);
+  });
+
+  it('RFC 6749 §6: a refresh may narrow the scope; the new access token carries only the narrower scope', async () => {
+    const g = await grantForClient(server, user, clientId);
+    expect(g.scope).toBe(SCOPES.join(' '));
+    const narrow = await refresh(g.refreshToken, { scope: 'searches:read agent:read' });
+    expect(narrow.status).toBe(200);
+    expect(narrow.body.scope).toBe('searches:read agent:read');
+    expect(tokenRow(narrow.body.access_token as string).scopes).toBe('searches:read agent:read');
+    // What /mcp sees for that token: only the narrower scopes.
+    const { verifyAccessToken } = await import('../../src/oauth/bearer.js');
+    const verified = verifyAccessToken(
+      server.db,
+      server.secrets,
+      server.config,
+      narrow.body.access_token as string,
+    );
+    expect(verified.ok && verified.caller.scopes).toEqual(['searches:read', 'agent:read']);
+  });
+
+  it('RFC 6749 §6 / DESIGN §4: unknown scopes in a refresh are ignored, not refused', async () => {
+    const g = await grantForClient(server, user, clientId, { scope: 'searches:read' });
+    const res = await refresh(g.refreshToken, { scope: 'searches:read offline_access openid' });
+    expect(res.status).toBe(200);
+    expect(res.body.scope).toBe('searches:read');
+  });
+});
+
+describe('invalid refresh requests (RFC 6749 §5.2, §6)', () => {
+  it('RFC 6749 §6: an unknown refresh token → invalid_grant', async () => {
+    const res = await refresh('sim_rt_doesnotexist');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_grant');
+  });
+
+  it('RFC 6749 §6: a missing refresh_token → invalid_request', async () => {
+    const res = await tokenRequest(server, { grant_type: 'refresh_token', client_id: clientId });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_request');
+  });
+
+  it('RFC 6749 §6: a refresh token of another client → invalid_grant, and it stays valid for its own client', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const other = (await registerClient(server, {}, freshAddress())).client_id;
+    const res = await refresh(g.refreshToken, {}, other);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_grant');
+    expect((await refresh(g.refreshToken)).status).toBe(200);
+  });
+
+  it('RFC 6749 §6: an expired refresh token → invalid_grant', async () => {
+    const g = await grantForClient(server, user, clientId);
+    server.db.$client
+      .prepare('UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?')
+      .run(Date.now() - 1, hashToken(g.refreshToken));
+    const res = await refresh(g.refreshToken);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_grant');
+  });
+
+  it('RFC 8707 §2: a refresh for another resource → invalid_target', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const res = await refresh(g.refreshToken, { resource: 'https://other.example/mcp' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_target');
+    expect((await refresh(g.refreshToken, { resource: server.config.resourceUrl })).status).toBe(200);
+  });
+
+  it('RFC 6749 §5.2: an access token sent as a refresh token → invalid_grant', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const res = await refresh(g.accessToken);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_grant');
+  });
+});
