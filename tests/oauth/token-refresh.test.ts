@@ -81,7 +81,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     const b = await refresh(g.refreshToken);
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
-    expect(b.refresh_token).not.toBe(a.body.refresh_token);
+    expect(b.body.refresh_token).not.toBe(a.body.refresh_token);
     expect(await mcpStatus(server, a.body.access_token as string)).toBe(200);
     expect(await mcpStatus(server, b.body.access_token as string)).toBe(200);
     expect((await refresh(a.body.refresh_token as string)).status).toBe(200);
@@ -129,21 +129,8 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
 
 describe('refresh scope (RFC 6749 §6)', () => {
   it('RFC 6749 §6: a refresh cannot widen the scope → invalid_scope, the token stays usable', async () => {
-    const g = await grantForClient(
-      server,
-      user,
-      (await registerClient(server, {}, freshAddress())).client_id,
-      {
-        scope: 'searches:read',
-      },
-    );
-    const c = (
-      server.db.$client
-        .prepare(
-          'SELECT g.client_id FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.token_hash = ?',
-        )
-        .get(hashToken(g.refreshToken)) as { client_id: string }
-    ).client_id;
+    const c = (await registerClient(server, {}, freshAddress())).client_id;
+    const g = await grantForClient(server, user, c, { scope: 'searches:read' });
     const wider = await refresh(g.refreshToken, { scope: 'searches:read searches:write' }, c);
     expect(wider.status).toBe(400);
     expect(wider.body.error).toBe('invalid_scope');
