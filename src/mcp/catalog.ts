@@ -43,6 +43,11 @@ export interface CatalogDeps {
   audit: (event: ToolCallAudit) => void;
   logger: Logger;
   inflight: InflightCalls;
+  /**
+   * Team policy checked just before a call goes upstream (src/teams/write-cap.ts): a sentence refuses
+   * the call as an isError result, null lets it through.
+   */
+  checkWriteCap?: (caller: Caller, tool: string) => string | null;
 }
 
 /**
@@ -151,6 +156,11 @@ async function execute(
     return errorResult(
       `No upstream API credentials are linked to this workspace yet. Ask the user to link their API token and user id at ${deps.publicUrl}/account/credentials, then try again.`,
     );
+  }
+  const capRefusal = deps.checkWriteCap?.(caller, def.name) ?? null;
+  if (capRefusal) {
+    audit('refused', { reason: 'write_cap' });
+    return errorResult(capRefusal);
   }
 
   const progressToken = ctx.mcpReq._meta?.progressToken;

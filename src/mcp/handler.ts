@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { Scope } from '../oauth/scopes.js';
+import { writeCapGuard } from '../teams/write-cap.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { toolCallAuditor } from './audit.js';
 import type { Caller } from './caller.js';
@@ -78,6 +79,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     options: toolOptions,
     audit: toolCallAuditor(db, logger),
     logger,
+    checkWriteCap: writeCapGuard(db),
   };
   const compiled = new Map<string, CompiledTool>(
     ALL_TOOLS.map((def) => [def.name, compileTool(def, catalogDeps)]),
