@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/oauth/scopes.js';
+import { hashToken } from '../../src/security/tokens.js';
+import {
+  freshAddress,
+  grantForClient,
+  INITIALIZE,
+  mcpPost,
+  registerClient,
+  revokeRequest,
+  type SignedInUser,
+  signedInUser,
+} from '../helpers/oauth-http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let user: SignedInUser;
+let clientId: string;
+beforeAll(async () => {
+  server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+  user = await signedInUser(server);
+  clientId = (await registerClient(server, {}, freshAddress())).client_id;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Parses a WWW-Authenticate Bearer challenge's auth-params (RFC 9110 §11.6.1). */
+function challengeParams(header: string | null): Record<string, string> {
+  expect(header).toMatch(/^Bearer /);
+  const params: Record<string, string> = {};
+  for (const m of (header ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)) params[m[1] as string] = m[2] as string;
+  return params;
+}
+
+async function expectInvalidToken(res: Response) {
+  expect(res.status).toBe(401);
+  const params = challengeParams(res.headers.get('www-authenticate'));
+  expect(params.error).toBe('invalid_token');
+  expect(params.resource_metadata).toBe(
+    `${server.config.publicUrl}/.well-known/oauth-protected-resource/mcp`,
+  );
+  const body = (await res.json()) as { jsonrpc: string; error: { code: number } };
+  expect(body.jsonrpc).toBe('2.0');
+}
+
+describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP authorization spec)', () => {
+  it('RFC 9728 §5.1 / RFC 6750 §3.1: no bearer → 401 with the exact challenge (resource_metadata and scope, no error)', async () => {
+    const res = await mcpPost(server, null, INITIALIZE);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${server.config.publicUrl}/.well-known/oauth-protected-resource/mcp", scope="${SCOPES.join(' ')}"`,
+    );
+  });
+
+  it('RFC 9728 §5.1: the resource_metadata URL in the challenge serves the protected resource metadata', async () => {
+    const res = await mcpPost(server, null, INITIALIZE);
+    const url = challengeParams(res.headers.get('www-authenticate')).resource_metadata as string;
+    const prm = (await (await fetch(url)).json()) as { resource: string };
+    expect(prm.resource).toBe(`${server.config.publicUrl}/mcp`);
+  });
+
+  it('RFC 6750 §3.1: another scheme (Basic) counts as no bearer → 401 challenge', async () => {
+    const res = await mcpPost(server, null, INITIALIZE, { authorization: 'Basic dXNlcjpwYXNz' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=/);
+  });
+
+  it('RFC 6750 §3.1: a garbage token → 401 error="invalid_token", never 500', async () => {
+    for (const token of ['garbage', 'sim_at_notissued', 'x'.repeat(5000), 'a.b.c', '%00%ff']) {
+      await expectInvalidToken(await mcpPost(server, token, INITIALIZE));
+    }
+  });
+
+  it('RFC 6750 §3.1: an expired token → 401 invalid_token', async () => {
+    const g = await grantForClient(server, user, clientId);
+    server.db.$client
+      .prepare('UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?')
+      .run(Date.now() - 1, hashToken(g.accessToken));
+    await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
+  });
+
+  it('RFC 7009 §2: a revoked token → 401 invalid_token', async () => {
+    const g = await grantForClient(server, user, clientId);
+    await revokeRequest(server, { token: g.accessToken, client_id: clientId });
+    await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
+  });
+
+  it('RFC 8707 §2 / MCP authorization (token audience): a token issued for another resource → 401 invalid_token', async () => {
+    const g = await grantForClient(server, user, clientId);
+    server.db.$client
+      .prepare(
+        'UPDATE oauth_grants SET resource = ? WHERE id = (SELECT grant_id FROM oauth_tokens WHERE token_hash = ?)',
+      )
+      .run('https://other.example/mcp', hashToken(g.accessToken));
+    await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
+  });
+
+  it('RFC 6750 §2.1: a refresh token used as a bearer token → 401 invalid_token', async () => {
+    const g = await grantForClient(server, user, clientId);
+    await expectInvalidToken(await mcpPost(server, g.refreshToken, INITIALIZE));
+  });
+
+  it('DESIGN §4: a token whose user was removed from the grant’s workspace → 401 invalid_token', async () => {
+    const member = await signedInUser(server);
+    const g = await grantForClient(server, member, clientId);
+    expect((await mcpPost(server, g.accessToken, INITIALIZE)).status).toBe(200);
+    server.db.$client
+      .prepare('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?')
+      .run(member.workspaceId, member.userId);
+    await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
+  });
+});
+
+describe('/mcp transport rules (MCP Streamable HTTP transport)', () => {
+  it('MCP transport "Security Warning": a foreign Origin → 403, even with a valid token', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const res = await mcpPost(server, g.accessToken, INITIALIZE, { origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/not allowed/);
+  });
+
+  it('MCP transport: a request from our own origin (or with no Origin) is accepted', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const own = await mcpPost(server, g.accessToken, INITIALIZE, { origin: new URL(server.url).origin });
+    expect(own.status).toBe(200);
+    await own.body?.cancel();
+  });
+
+  it('MCP transport (stateless server): GET and DELETE → 405 with Allow: POST', async () => {
+    const g = await grantForClient(server, user, clientId);
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${server.url}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${g.accessToken}`, accept: 'text/event-stream' },
+      });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('MCP lifecycle: with a valid token, initialize works', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const res = await mcpPost(server, g.accessToken, INITIALIZE);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const json = text.trim().startsWith('{')
+      ? text
+      : (text
+          .split('\n')
+          .find((line) => line.startsWith('data:'))
+          ?.slice(5) ?? '{}');
+    const body = JSON.parse(json) as {
+      id: number;
+      result?: { serverInfo?: { name: string }; protocolVersion?: string };
+    };
+    expect(body.id).toBe(1);
+    expect(body.result?.serverInfo?.name).toBeTruthy();
+    expect(body.result?.protocolVersion).toBeTruthy();
+  });
+
+  it('JSON-RPC 2.0 §5.1: a body that is not JSON, with a valid token → 400 parse error, not 500', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const res = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${g.accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"jsonrpc": "2.0",',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+});
