@@ -16,6 +16,7 @@ import { type CompiledTool, compileTool, registerTools } from './catalog.js';
 import { InflightCalls } from './inflight.js';
 import { ALL_TOOLS, scopeKey, toolsForScopes } from './tools/index.js';
 import { DEFAULT_TOOL_OPTIONS, type ToolDef, type ToolOptions } from './tools/types.js';
+import { ToolsListCache } from './tools-list-cache.js';
 
 export interface McpHandlerDeps {
   config: Config;
@@ -72,6 +73,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     logger: logger.child({ component: 'upstream' }),
   });
   const inflight = new InflightCalls();
+  const listCache = new ToolsListCache();
   const catalogDeps = {
     inflight,
     upstream,
@@ -110,15 +112,17 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
   });
 
   return {
-    fetch: (request, opts) => {
+    fetch: async (request, opts) => {
       const caller = (opts.authInfo.extra as { caller?: Caller } | undefined)?.caller;
-      if (opts.parsedBody !== undefined && caller) inflight.cancelFrom(opts.parsedBody, caller.grantId);
-      return handler.fetch(
-        request,
-        opts.parsedBody === undefined
-          ? { authInfo: opts.authInfo }
-          : { authInfo: opts.authInfo, parsedBody: opts.parsedBody },
-      );
+      if (opts.parsedBody === undefined) return handler.fetch(request, { authInfo: opts.authInfo });
+      if (caller) inflight.cancelFrom(opts.parsedBody, caller.grantId);
+      const cacheable = listCache.keyFor(request, opts.parsedBody, scopeKey(opts.authInfo.scopes));
+      if (cacheable) {
+        const hit = listCache.replay(cacheable.key, cacheable.id);
+        if (hit) return hit;
+      }
+      const response = await handler.fetch(request, { authInfo: opts.authInfo, parsedBody: opts.parsedBody });
+      return cacheable ? listCache.capture(cacheable.key, cacheable.id, response) : response;
     },
     close: () => handler.close(),
     toolsFor: (scopes) => toolsForScopes(scopes),

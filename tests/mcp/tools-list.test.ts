@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectV1, connectV2, type Harness, type Json, startHarness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function rawList(
+  accessToken: string,
+  id: number | string,
+  modern: boolean,
+): Promise<{ text: string; type: string }> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const res = await fetch(h.mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: modern ? { _meta: meta } : {} }),
+  });
+  expect(res.status).toBe(200);
+  return { text: await res.text(), type: res.headers.get('content-type') ?? '' };
+}
+
+describe('tools/list, built once', () => {
+  it.each([
+    ['2026-07-28', true],
+    ['2025 era', false],
+  ])('a replayed answer is the SDK answer with the new id (%s)', async (_l, modern) => {
+    const access = await h.token({ upstreamToken: await h.credential() });
+    const first = await rawList(access, 41, modern);
+    const second = await rawList(access, 'req-42', modern);
+    const third = await rawList(access, 43, modern);
+    expect(second.type).toBe(first.type);
+    expect(second.text).toBe(first.text.replace('"id":41', '"id":"req-42"'));
+    expect(third.text).toBe(first.text.replace('"id":41', '"id":43'));
+    const json = JSON.parse(modern ? third.text : (third.text.split('data: ')[1] ?? '')) as Json;
+    expect(json.id).toBe(43);
+    expect(json.result.tools).toHaveLength(31);
+  });
+
+  it('scope sets never share an answer', async () => {
+    const upstreamToken = await h.credential();
+    const all = await h.token({ upstreamToken });
+    const readOnly = await h.token({
+      upstreamToken,
+      scopes: ['searches:read', 'agent:read', 'account:read'],
+    });
+    const accountOnly = await h.token({ upstreamToken, scopes: ['account:read', 'account:write'] });
+    for (const connect of [connectV2, connectV1]) {
+      for (const [token, count] of [
+        [all, 31],
+        [readOnly, 17],
+        [accountOnly, 4],
+        [all, 31],
+        [readOnly, 17],
+      ] as const) {
+        const client = await connect(h.mcpUrl, token);
+        expect((await client.listTools()).tools).toHaveLength(count);
+        await client.close();
+      }
+    }
+  });
+});
