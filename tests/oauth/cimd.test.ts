@@ -1,0 +1,372 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchClientMetadataDocument } from '../../src/oauth/clients/cimd-fetch.js';
+import {
+  authorizeUrl,
+  browserGet,
+  callbackParams,
+  consent,
+  exchangeCode,
+  mcpStatus,
+  pkce,
+  type SignedInUser,
+  signedInUser,
+  tokenRequest,
+} from '../helpers/oauth-http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
+
+/**
+ * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document) served by a loopback
+ * HTTPS server with a certificate made here. `dev` allows private hosts (CIMD_ALLOW_PRIVATE_HOSTS),
+ * `prod` does not; both trust the test certificate.
+ */
+
+type Handler = (res: ServerResponse) => void;
+const routes = new Map<string, Handler>();
+const hits = new Map<string, number>();
+let docs: Server;
+let origin = '';
+let ca = '';
+let dev: TestServer;
+let prod: TestServer;
+let user: SignedInUser;
+let prodUser: SignedInUser;
+const dir = tempDir('cimd-cert-');
+
+function url(path: string) {
+  return `${origin}${path}`;
+}
+
+function json(body: unknown, headers: Record<string, string> = {}): Handler {
+  return (res) => {
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+}
+
+/** A valid document for `path`, with overrides. */
+function doc(path: string, extra: Record<string, unknown> = {}) {
+  return {
+    client_id: url(path),
+    client_name: 'Metadata Client',
+    redirect_uris: ['http://localhost:3000/callback'],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    ...extra,
+  };
+}
+
+function serve(path: string, handler: Handler) {
+  routes.set(path, handler);
+  hits.set(path, 0);
+}
+
+beforeAll(async () => {
+  const key = join(dir.path, 'key.pem');
+  const cert = join(dir.path, 'cert.pem');
+  execFileSync(
+    '/usr/bin/openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
+  ca = readFileSync(cert, 'utf8');
+  docs = createServer({ key: readFileSync(key), cert: ca }, (req, res) => {
+    const path = new URL(req.url ?? '/', 'https://x').pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const handler = routes.get(path);
+    if (handler) handler(res);
+    else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
+  origin = `https://localhost:${(docs.address() as AddressInfo).port}`;
+  dev = await startTestServer({ env: { CIMD_ALLOW_PRIVATE_HOSTS: 'true' }, cimdCa: ca });
+  prod = await startTestServer({ cimdCa: ca });
+  user = await signedInUser(dev);
+  prodUser = await signedInUser(prod);
+});
+
+afterAll(async () => {
+  docs?.closeAllConnections();
+  await new Promise((resolve) => docs?.close(resolve));
+  await dev?.close();
+  await prod?.close();
+  dir.remove();
+});
+
+function storedClient(server: TestServer, clientId: string) {
+  return server.db.$client.prepare('SELECT * FROM oauth_clients WHERE id = ?').get(clientId) as
+    | { expires_at: number; kind: string }
+    | undefined;
+}
+
+function codesFor(server: TestServer, clientId: string): number {
+  return (
+    server.db.$client.prepare('SELECT count(*) AS n FROM oauth_codes WHERE client_id = ?').get(clientId) as {
+      n: number;
+    }
+  ).n;
+}
+
+/** The authorize request for a CIMD client is refused with a page, nothing stored or issued. */
+async function expectRefused(
+  path: string,
+  reason: RegExp,
+  server: TestServer = dev,
+  who: SignedInUser = user,
+) {
+  const clientId = url(path);
+  const res = await browserGet(authorizeUrl(server, { clientId, challenge: pkce().challenge }), who.cookie);
+  expect(res.status).toBe(400);
+  expect(res.headers.get('location')).toBeNull();
+  expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  const html = await res.text();
+  expect(html).toContain('This app cannot connect');
+  expect(html).toMatch(reason);
+  expect(storedClient(server, clientId)).toBeUndefined();
+  expect(codesFor(server, clientId)).toBe(0);
+}
+
+describe('a metadata document client, end to end (CIMD draft §3–§4)', () => {
+  it('CIMD §3: an https client_id URL works through authorize, consent, token, /mcp and refresh', async () => {
+    serve('/client.json', json(doc('/client.json'), { 'cache-control': 'max-age=600' }));
+    const clientId = url('/client.json');
+    const p = pkce();
+    const { page, html, decision } = await consent(
+      dev,
+      user,
+      authorizeUrl(dev, { clientId, challenge: p.challenge }),
+    );
+    expect(page.status).toBe(200);
+    expect(html).toContain('Metadata Client');
+    // CIMD §6: the consent page names the host that vouches for the client, no "unverified" warning.
+    expect(html).toContain(new URL(origin).host);
+    expect(html).not.toMatch(/has not been verified/);
+    const params = callbackParams(decision as Response);
+    expect(params.get('iss')).toBe(dev.config.publicUrl);
+    const tokens = await exchangeCode(dev, {
+      clientId,
+      code: params.get('code') as string,
+      verifier: p.verifier,
+    });
+    expect(tokens.status).toBe(200);
+    expect(await mcpStatus(dev, tokens.body.access_token as string)).toBe(200);
+    expect(storedClient(dev, clientId)?.kind).toBe('cimd');
+    // The token endpoint uses the stored copy: the client's site being down does not break refreshes.
+    serve('/client.json', (res) => {
+      res.writeHead(500);
+      res.end();
+    });
+    const refreshed = await tokenRequest(dev, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token as string,
+      client_id: clientId,
+    });
+    expect(refreshed.status).toBe(200);
+  });
+
+  it('CIMD §4.3 (caching): a second authorize within max-age does not fetch the document again', async () => {
+    serve('/cached.json', json(doc('/cached.json'), { 'cache-control': 'public, max-age=600' }));
+    const clientId = url('/cached.json');
+    for (let i = 0; i < 2; i++) {
+      const res = await browserGet(authorizeUrl(dev, { clientId, challenge: pkce().challenge }), user.cookie);
+      expect(res.status).toBe(200);
+    }
+    expect(hits.get('/cached.json')).toBe(1);
+    const row = storedClient(dev, clientId);
+    expect((row?.expires_at ?? 0) - Date.now()).toBeGreaterThan(590_000);
+    expect((row?.expires_at ?? 0) - Date.now()).toBeLessThanOrEqual(600_000);
+    // Once the cached copy is stale, the next authorize fetches it again.
+    dev.db.$client
+      .prepare('UPDATE oauth_clients SET expires_at = ? WHERE id = ?')
+      .run(Date.now() - 1, clientId);
+    const again = await browserGet(authorizeUrl(dev, { clientId, challenge: pkce().challenge }), user.cookie);
+    expect(again.status).toBe(200);
+    expect(hits.get('/cached.json')).toBe(2);
+  });
+
+  it('CIMD §4 / RFC 9110 §15.4: a redirect to another https document is followed (and re-checked)', async () => {
+    serve('/moved.json', (res) => {
+      res.writeHead(302, { location: '/moved-target.json' });
+      res.end();
+    });
+    serve('/moved-target.json', json(doc('/moved.json')));
+    const res = await browserGet(
+      authorizeUrl(dev, { clientId: url('/moved.json'), challenge: pkce().challenge }),
+      user.cookie,
+    );
+    expect(res.status).toBe(200);
+    expect(hits.get('/moved-target.json')).toBe(1);
+  });
+});
+
+describe('documents that are refused, with a clear page and nothing issued (CIMD draft §4, §8)', () => {
+  it('CIMD §4.1: a document whose client_id differs from its URL', async () => {
+    serve('/mismatch.json', json(doc('/mismatch.json', { client_id: url('/other.json') })));
+    await expectRefused('/mismatch.json', /different client_id/);
+  });
+
+  it('CIMD §4.1: a document containing a client_secret', async () => {
+    serve('/secret.json', json(doc('/secret.json', { client_secret: 'shh' })));
+    await expectRefused('/secret.json', /must not contain a client_secret/);
+  });
+
+  it('CIMD §4.1: a document asking for a secret-based auth method', async () => {
+    serve('/basic.json', json(doc('/basic.json', { token_endpoint_auth_method: 'client_secret_basic' })));
+    await expectRefused('/basic.json', /token_endpoint_auth_method/);
+  });
+
+  it('CIMD §4: an oversize document (> 5 KB), with Content-Length', async () => {
+    serve('/big.json', json(doc('/big.json', { padding: 'x'.repeat(6 * 1024) })));
+    await expectRefused('/big.json', /larger than 5120 bytes/);
+  });
+
+  it('CIMD §4: an oversize document (> 5 KB), streamed without Content-Length', async () => {
+    serve('/big-chunked.json', (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const body = JSON.stringify(doc('/big-chunked.json', { padding: 'x'.repeat(8 * 1024) }));
+      for (let i = 0; i < body.length; i += 1024) res.write(body.slice(i, i + 1024));
+      res.end();
+    });
+    await expectRefused('/big-chunked.json', /larger than 5120 bytes/);
+  });
+
+  it('CIMD §4: a document that is not JSON', async () => {
+    serve('/html.json', (res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><p>hello</p>');
+    });
+    await expectRefused('/html.json', /not valid JSON/);
+  });
+
+  it('CIMD §4: a JSON value that is not an object', async () => {
+    serve('/array.json', json(['http://localhost:3000/callback']));
+    await expectRefused('/array.json', /not a JSON object/);
+  });
+
+  it('CIMD §4: a document with an invalid redirect URI (RFC 7591 §2 rules apply)', async () => {
+    serve('/badredirect.json', json(doc('/badredirect.json', { redirect_uris: ['javascript:alert(1)'] })));
+    await expectRefused('/badredirect.json', /forbidden scheme/);
+  });
+
+  it('CIMD §4: a URL that answers 404', async () => {
+    await expectRefused('/missing.json', /HTTP 404/);
+  });
+
+  it('CIMD §4 / RFC 9700 §4.11 (open redirect): a redirect to a non-https URL', async () => {
+    serve('/to-http.json', (res) => {
+      res.writeHead(301, { location: `http://localhost:${new URL(origin).port}/plain.json` });
+      res.end();
+    });
+    await expectRefused('/to-http.json', /must be served over https/);
+  });
+
+  it('CIMD §4: a redirect loop (more than 3 redirects)', async () => {
+    serve('/loop.json', (res) => {
+      res.writeHead(302, { location: '/loop.json' });
+      res.end();
+    });
+    await expectRefused('/loop.json', /more than 3 redirects/);
+    expect(hits.get('/loop.json')).toBe(4);
+  });
+
+  it('CIMD §4: a document slower than the 5 s deadline', async () => {
+    serve('/slow.json', (res) => {
+      const timer = setTimeout(() => json(doc('/slow.json'))(res), 8_000);
+      res.on('close', () => clearTimeout(timer));
+    });
+    const started = Date.now();
+    await expectRefused('/slow.json', /took too long/);
+    expect(Date.now() - started).toBeLessThan(7_500);
+  }, 20_000);
+
+  it('CIMD §4: the fetch deadline covers the whole exchange (a short timeout, direct call)', async () => {
+    serve('/trickle.json', (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(timer));
+    });
+    await expect(
+      fetchClientMetadataDocument(url('/trickle.json'), { allowPrivateHosts: true, ca, timeoutMs: 400 }),
+    ).rejects.toThrow(/took too long/);
+  });
+});
+
+describe('SSRF guard (CIMD draft §8, RFC 9700 §4.x)', () => {
+  it('CIMD §8: without the development setting a client_id on localhost is refused (points inside the network), nothing is fetched', async () => {
+    serve('/private.json', json(doc('/private.json')));
+    await expectRefused('/private.json', /not public/, prod, prodUser);
+    expect(hits.get('/private.json')).toBe(0);
+  });
+
+  it('CIMD §8: without the development setting a literal private IP client_id is refused before connecting', async () => {
+    const literal = `https://127.0.0.1:${new URL(origin).port}/literal.json`;
+    serve('/literal.json', json({ ...doc('/literal.json'), client_id: literal }));
+    const res = await browserGet(
+      authorizeUrl(prod, { clientId: literal, challenge: pkce().challenge }),
+      prodUser.cookie,
+    );
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/not a public address/);
+    expect(hits.get('/literal.json')).toBe(0);
+  });
+
+  it('CIMD §8: without the development setting a redirect towards a private URL is refused, nothing is fetched from it', async () => {
+    // Every hop goes through the same guarded fetch; here the first hop is already private, so the
+    // guard stops the chain before any request leaves (a public first hop cannot be made in a test).
+    serve('/redirector.json', (res) => {
+      res.writeHead(302, { location: `https://127.0.0.1:${new URL(origin).port}/private-target.json` });
+      res.end();
+    });
+    serve('/private-target.json', json(doc('/redirector.json')));
+    await expectRefused('/redirector.json', /not public/, prod, prodUser);
+    expect(hits.get('/redirector.json')).toBe(0);
+    expect(hits.get('/private-target.json')).toBe(0);
+  });
+
+  it('CIMD §3: an http:// client_id is not a metadata document URL → unknown client, nothing fetched', async () => {
+    const clientId = `http://localhost:${new URL(origin).port}/client.json`;
+    const before = hits.get('/client.json');
+    const res = await browserGet(authorizeUrl(dev, { clientId, challenge: pkce().challenge }), user.cookie);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(hits.get('/client.json')).toBe(before);
+  });
+
+  it('CIMD §3: a client_id URL with a fragment or credentials is not a metadata document URL', async () => {
+    for (const clientId of [
+      `${url('/client.json')}#frag`,
+      `https://user:pw@localhost:${new URL(origin).port}/client.json`,
+    ]) {
+      const res = await browserGet(authorizeUrl(dev, { clientId, challenge: pkce().challenge }), user.cookie);
+      expect(res.status, clientId).toBe(400);
+    }
+  });
+});
