@@ -14,7 +14,7 @@ import { toolCallAuditor } from './audit.js';
 import type { Caller } from './caller.js';
 import { type CompiledTool, compileTool, registerTools } from './catalog.js';
 import { InflightCalls } from './inflight.js';
-import { ALL_TOOLS, scopeKey, toolsForScopes } from './tools/index.js';
+import { ALL_TOOLS, requiredScopeForTool, scopeKey, toolsForScopes } from './tools/index.js';
 import { DEFAULT_TOOL_OPTIONS, type ToolDef, type ToolOptions } from './tools/types.js';
 import { ToolsListCache } from './tools-list-cache.js';
 
@@ -97,12 +97,20 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     return tools;
   };
 
+  // A tools/call needs only its own tool on the per-request server: the fetch face notes which one,
+  // keyed by the request's own auth info object (the SDK hands that object to the factory as-is).
+  const single = new Map<string, readonly CompiledTool[]>(
+    [...compiled].map(([name, tool]) => [name, [tool]]),
+  );
+  const plans = new WeakMap<AuthInfo, readonly CompiledTool[]>();
+
   const factory = (ctx: McpRequestContext) => {
     const server = new McpServer(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
       instructions: INSTRUCTIONS,
     });
-    registerTools(server, compiledFor(ctx.authInfo?.scopes ?? []));
+    const planned = ctx.authInfo ? plans.get(ctx.authInfo) : undefined;
+    registerTools(server, planned ?? compiledFor(ctx.authInfo?.scopes ?? []));
     return server;
   };
 
@@ -121,10 +129,22 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
         const hit = listCache.replay(cacheable.key, cacheable.id);
         if (hit) return hit;
       }
-      const response = await handler.fetch(request, { authInfo: opts.authInfo, parsedBody: opts.parsedBody });
+      const authInfo = { ...opts.authInfo };
+      const target = toolCallTarget(opts.parsedBody);
+      const tool = target === null ? undefined : single.get(target);
+      const scope = target === null ? undefined : requiredScopeForTool(target);
+      if (tool && scope && authInfo.scopes.includes(scope)) plans.set(authInfo, tool);
+      const response = await handler.fetch(request, { authInfo, parsedBody: opts.parsedBody });
       return cacheable ? listCache.capture(cacheable.key, cacheable.id, response) : response;
     },
     close: () => handler.close(),
     toolsFor: (scopes) => toolsForScopes(scopes),
   };
+}
+
+/** The tool a single (non-batch) tools/call names, or null. */
+function toolCallTarget(body: unknown): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : null;
 }
