@@ -68,7 +68,6 @@ function accessTtlMs(deps: OAuthDeps) {
 
 function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, string>): IssuedTokens {
   const code = required(form, 'code');
-  const redirectUri = required(form, 'redirect_uri');
   const verifier = form.get('code_verifier');
   // OAuth 2.1 §4.1.3: PKCE is required, so a missing verifier is a malformed request.
   if (!verifier)
@@ -81,6 +80,14 @@ function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, st
       'The authorization code is invalid or was issued to another client.',
     );
   }
+  // OAuth 2.1 §4.1.3: redirect_uri is required here only if the authorization request included it.
+  // A client with exactly one registered URI may omit it there (RFC 6749 §3.1.2.3), and the code does
+  // not record whether it did, so omission is accepted when the code went to that single URI.
+  const redirectUri =
+    form.get('redirect_uri') ??
+    (client.redirectUris.length === 1 && client.redirectUris[0] === row.redirectUri
+      ? row.redirectUri
+      : required(form, 'redirect_uri'));
   if (row.usedAt !== null) {
     // RFC 6749 §4.1.2: a code used twice revokes the tokens it already issued.
     if (row.grantId) revokeGrant(deps.db, row.grantId, 'authorization_code_replay', now);
