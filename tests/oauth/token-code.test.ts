@@ -3,6 +3,9 @@ import { SCOPES } from '../../src/oauth/scopes.js';
 import { hashToken } from '../../src/security/tokens.js';
 import {
   authorizeCode,
+  authorizeUrl,
+  callbackParams,
+  consent,
   exchangeCode,
   freshAddress,
   grantForClient,
@@ -185,7 +188,7 @@ describe('the code is single-use, short-lived and bound (RFC 6749 §4.1.2, §10.
     expect(res.body.error).toBe('invalid_target');
   });
 
-  it('RFC 6749 §4.1.3: a missing code or redirect_uri → invalid_request', async () => {
+  it('RFC 6749 §4.1.3: a missing code → invalid_request', async () => {
     const base = {
       grant_type: 'authorization_code',
       code: 'sim_ac_x',
@@ -193,7 +196,7 @@ describe('the code is single-use, short-lived and bound (RFC 6749 §4.1.2, §10.
       code_verifier: pkce().verifier,
       client_id: clientId,
     };
-    for (const missing of ['code', 'redirect_uri'] as const) {
+    for (const missing of ['code'] as const) {
       const params: Record<string, string> = { ...base };
       delete params[missing];
       const res = await tokenRequest(server, params);
@@ -288,5 +291,42 @@ describe('concurrency and parallel grants (DESIGN §4)', () => {
     const other = (await registerClient(server, {}, freshAddress())).client_id;
     await grantForClient(server, user, other);
     expect(await mcpStatus(server, first.accessToken)).toBe(200);
+  });
+});
+
+describe('redirect_uri at the token endpoint (OAuth 2.1 §4.1.3, RFC 6749 §4.1.3)', () => {
+  it('OAuth 2.1 §4.1.3: a redirect_uri omitted at /authorize (one registered) may be omitted at /token', async () => {
+    const single = (await registerClient(server, {}, freshAddress())).client_id;
+    const p = pkce();
+    const url = new URL(authorizeUrl(server, { clientId: single, challenge: p.challenge }));
+    url.searchParams.delete('redirect_uri');
+    const { decision } = await consent(server, user, url.toString());
+    const code = callbackParams(decision as Response).get('code') as string;
+    const res = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: p.verifier,
+      client_id: single,
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('RFC 6749 §4.1.3: a client with several redirect URIs (so it sent one at /authorize) must repeat it → invalid_request', async () => {
+    const several = (
+      await registerClient(
+        server,
+        { redirect_uris: ['http://localhost:3000/callback', 'https://app.example.com/cb'] },
+        freshAddress(),
+      )
+    ).client_id;
+    const { code, verifier } = await freshCode({ client: several });
+    const res = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: several,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_request');
   });
 });
