@@ -436,13 +436,16 @@ export class UpstreamClient {
     headers: Record<string, string>,
     body: string | undefined,
   ): Promise<{ status: number; text: string; retryAfter: string | null }> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+    // An explicit timer, cleared when the attempt ends: a waiting tool call holds no timers between
+    // polls but its own sleep (AbortSignal.timeout would leave one pending per attempt).
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
+    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout.signal]) : timeout.signal;
     const fail = (cause: unknown): UpstreamError => {
       if (spec.signal?.aborted) {
         return new UpstreamError({ kind: 'aborted', method: spec.method, path: spec.path, cause });
       }
-      if (timeout.aborted) {
+      if (timeout.signal.aborted) {
         return new UpstreamError({
           kind: 'timeout',
           method: spec.method,
@@ -459,19 +462,29 @@ export class UpstreamClient {
         cause,
       });
     };
-    let response: Response;
     try {
-      response = await this.fetchImpl(url, { method: spec.method, headers, body, signal, redirect: 'error' });
-    } catch (cause) {
-      throw fail(cause);
-    }
-    try {
-      // Reading the whole body returns the connection to undici's keep-alive pool.
-      const text = await response.text();
-      return { status: response.status, text, retryAfter: response.headers.get('retry-after') };
-    } catch (cause) {
-      await response.body?.cancel().catch(() => {});
-      throw fail(cause);
+      let response: Response;
+      try {
+        response = await this.fetchImpl(url, {
+          method: spec.method,
+          headers,
+          body,
+          signal,
+          redirect: 'error',
+        });
+      } catch (cause) {
+        throw fail(cause);
+      }
+      try {
+        // Reading the whole body returns the connection to undici's keep-alive pool.
+        const text = await response.text();
+        return { status: response.status, text, retryAfter: response.headers.get('retry-after') };
+      } catch (cause) {
+        await response.body?.cancel().catch(() => {});
+        throw fail(cause);
+      }
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -1,3 +1,4 @@
+import { createServer as createTcpServer, type Socket, connect as tcpConnect } from 'node:net';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
@@ -28,6 +29,8 @@ export interface Harness {
   server: TestServer;
   mcpUrl: string;
   logs: Array<Record<string, unknown>>;
+  /** Every byte our server sent upstream (only with `captureUpstream`). */
+  upstreamBytes(): string;
   /** A fresh sandbox credential (its own records, faults and request log). */
   credential(body?: { credits?: number; producer?: boolean }): Promise<string>;
   token(options: {
@@ -48,9 +51,15 @@ export const FAST: McpHandlerOptions = {
   upstreamBackoffMs: 10,
 };
 
-export async function startHarness(options: McpHandlerOptions = {}): Promise<Harness> {
+export async function startHarness(
+  options: McpHandlerOptions = {},
+  extras: { captureUpstream?: boolean } = {},
+): Promise<Harness> {
   const sandbox = await startSandboxServer({ port: 0, host: '127.0.0.1', speed: 'instant' });
-  const upstream = { searchUrl: sandbox.searchUrl, agentUrl: sandbox.agentUrl };
+  const relay = extras.captureUpstream ? await captureRelay(sandbox.searchUrl) : null;
+  const upstream = relay
+    ? { searchUrl: relay.url, agentUrl: `${relay.url}/agent` }
+    : { searchUrl: sandbox.searchUrl, agentUrl: sandbox.agentUrl };
   const server = await startTestServer({ upstream });
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger('debug', {
@@ -89,6 +98,7 @@ export async function startHarness(options: McpHandlerOptions = {}): Promise<Har
     server,
     mcpUrl: `http://127.0.0.1:${http.port}/mcp`,
     logs,
+    upstreamBytes: () => relay?.bytes() ?? '',
     async credential(body = {}) {
       const created = await control('POST', '/credentials', body);
       return created.token as string;
@@ -106,6 +116,7 @@ export async function startHarness(options: McpHandlerOptions = {}): Promise<Har
       await handler.close();
       await http.close(1_000);
       await server.close();
+      await relay?.close();
       await sandbox.close();
     },
   };
@@ -148,4 +159,30 @@ export async function connectV1(url: string, accessToken: string): Promise<AnyCl
 /** Parsed JSON at the end of a tool result's text block. */
 export function textOf(result: { content?: Array<{ type: string; text?: string }> }): string {
   return (result.content ?? []).map((c) => c.text ?? '').join('\n');
+}
+
+/** A TCP relay in front of the sandbox that records what our server sends upstream. */
+async function captureRelay(target: string) {
+  const { hostname, port } = new URL(target);
+  const chunks: Buffer[] = [];
+  const sockets = new Set<Socket>();
+  const relay = createTcpServer((inbound) => {
+    const outbound = tcpConnect(Number(port), hostname);
+    sockets.add(inbound).add(outbound);
+    inbound.on('data', (chunk: Buffer) => chunks.push(chunk));
+    inbound.pipe(outbound).pipe(inbound);
+    inbound.on('error', () => outbound.destroy());
+    outbound.on('error', () => inbound.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const address = relay.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    bytes: () => Buffer.concat(chunks).toString('latin1'),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        relay.close(() => resolve());
+      }),
+  };
 }
