@@ -1,0 +1,42 @@
+import type { MiddlewareHandler } from 'hono';
+import { Counter, Histogram } from 'prom-client';
+import { LATENCY_BUCKETS, registry } from './registry.js';
+
+export const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests served, by method, matched route pattern and status code.',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time to produce the response (streamed bodies: until the handler returned), by method and route.',
+  labelNames: ['method', 'route'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+/** Methods kept as label values; anything else is counted as OTHER (label values must stay bounded). */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * Counts and times every request under its matched route pattern (`c.req.routePath`, e.g.
+ * `/oauth/clients/:id`), never the raw path: raw paths are unbounded (ids, probes for random URLs) and
+ * every distinct label value lives in memory forever. Unmatched requests fall under the catch-all
+ * pattern of this middleware (`/*`).
+ */
+export function httpMetrics(): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const method = METHODS.has(c.req.method) ? c.req.method : 'OTHER';
+      // After next(), routePath names the route of the handler that answered.
+      const route = c.req.routePath;
+      httpRequests.labels(method, route, String(c.res.status)).inc();
+      httpRequestDuration.labels(method, route).observe((performance.now() - started) / 1000);
+    }
+  };
+}
