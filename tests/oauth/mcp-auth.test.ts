@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/oauth/scopes.js';
+import { mcpRoutes } from '../../src/mcp/route.js';
+import { SCOPES, type Scope } from '../../src/oauth/scopes.js';
 import { hashToken } from '../../src/security/tokens.js';
 import {
   freshAddress,
@@ -10,6 +11,7 @@ import {
   revokeRequest,
   type SignedInUser,
   signedInUser,
+  tokenRequest,
 } from '../helpers/oauth-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -172,5 +174,74 @@ describe('/mcp transport rules (MCP Streamable HTTP transport)', () => {
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+});
+
+describe('scope enforcement on tools/call (DESIGN §4, MCP authorization "Scope Challenge Handling", RFC 6750 §3.1)', () => {
+  /** The /mcp route with a stub MCP handler and a small tool→scope table (the app has no tools yet). */
+  function routeWithTools() {
+    const seen: string[][] = [];
+    const needs: Record<string, Scope> = { start_search: 'searches:write', list_runs: 'agent:read' };
+    const app = mcpRoutes({
+      config: server.config,
+      db: server.db,
+      secrets: server.secrets,
+      handler: {
+        fetch: async (_request, options) => {
+          seen.push(options.authInfo.scopes);
+          return new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }), { status: 200 });
+        },
+      },
+      requiredScopeForTool: (name) => needs[name],
+    });
+    const call = (token: string, name: string) =>
+      app.request('/mcp', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name, arguments: {} },
+        }),
+      });
+    return { call, seen };
+  }
+
+  it('RFC 6750 §3.1 / DESIGN §4: a call outside the grant → 403 insufficient_scope naming granted ∪ needed', async () => {
+    const g = await grantForClient(server, user, clientId, { scope: 'searches:read agent:read' });
+    const { call, seen } = routeWithTools();
+    const refused = await call(g.accessToken, 'start_search');
+    expect(refused.status).toBe(403);
+    const params = challengeParams(refused.headers.get('www-authenticate'));
+    expect(params.error).toBe('insufficient_scope');
+    expect(params.scope).toBe('searches:read searches:write agent:read');
+    expect(params.resource_metadata).toBe(
+      `${server.config.publicUrl}/.well-known/oauth-protected-resource/mcp`,
+    );
+    expect(seen).toHaveLength(0);
+    const allowed = await call(g.accessToken, 'list_runs');
+    expect(allowed.status).toBe(200);
+    expect(seen).toEqual([['searches:read', 'agent:read']]);
+  });
+
+  it('RFC 6749 §6: a token narrowed by refresh lacks the dropped scope at /mcp → 403 insufficient_scope', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const narrowed = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      refresh_token: g.refreshToken,
+      client_id: clientId,
+      scope: 'searches:read',
+    });
+    expect(narrowed.status).toBe(200);
+    const { call } = routeWithTools();
+    expect((await call(g.accessToken, 'start_search')).status).toBe(200);
+    const res = await call(narrowed.body.access_token as string, 'start_search');
+    expect(res.status).toBe(403);
+    expect(challengeParams(res.headers.get('www-authenticate')).scope).toBe('searches:read searches:write');
   });
 });
