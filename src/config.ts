@@ -35,6 +35,8 @@ export interface Config {
   };
   /** Origins besides PUBLIC_URL's that may call /mcp from a browser (DNS-rebinding defence). */
   allowedOrigins: string[];
+  /** Audit rows older than this many days are purged by housekeeping. */
+  auditRetentionDays: number;
 }
 
 export interface SecretKey {
@@ -132,6 +134,14 @@ const schema = z.object({
     )
     .transform(Number),
   CIMD_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),
+  AUDIT_RETENTION_DAYS: z
+    .string()
+    .default('365')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 36_500,
+      'must be a whole number of days from 1 to 36500',
+    )
+    .transform(Number),
   ALLOWED_ORIGINS: z
     .string()
     .default('')
@@ -223,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cimdAllowPrivateHosts: e.CIMD_ALLOW_PRIVATE_HOSTS === 'true',
     },
     allowedOrigins: e.ALLOWED_ORIGINS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   };
 }
 

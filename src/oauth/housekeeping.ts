@@ -2,6 +2,7 @@ import { and, isNotNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { oauthClients, oauthCodes, oauthGrants, oauthTokens, sessions } from '../db/schema/index.js';
 import type { Logger } from '../logger.js';
+import { purgeAuditEvents } from '../teams/audit-log.js';
 
 /** Rows past their use: kept a day for investigation (a replayed code must still be recognised). */
 const KEEP_EXPIRED_MS = 24 * 3600 * 1000;
@@ -13,14 +14,23 @@ export interface PurgeCounts {
   grants: number;
   sessions: number;
   clients: number;
+  auditEvents: number;
+}
+
+/** AUDIT_RETENTION_DAYS' default: audit rows are kept a year unless configured otherwise. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
+
+export interface PurgeOptions {
+  /** Audit rows older than this are deleted (config.auditRetentionDays). */
+  auditRetentionDays?: number;
 }
 
 /**
- * Deletes expired codes, tokens, sessions, grants with no live token, and idle DCR clients without
- * live grants (DESIGN.md §4: never a client with live grants). Small batches, so a request waiting
- * on the write lock waits for one batch at most.
+ * Deletes expired codes, tokens, sessions, grants with no live token, idle DCR clients without
+ * live grants (DESIGN.md §4: never a client with live grants), and audit rows older than the
+ * retention. Small batches, so a request waiting on the write lock waits for one batch at most.
  */
-export function purgeExpired(db: Db, now = Date.now()): PurgeCounts {
+export function purgeExpired(db: Db, now = Date.now(), options: PurgeOptions = {}): PurgeCounts {
   const cutoff = now - KEEP_EXPIRED_MS;
   const batched = (run: () => number) => {
     let total = 0;
@@ -71,14 +81,20 @@ export function purgeExpired(db: Db, now = Date.now()): PurgeCounts {
     .delete(oauthClients)
     .where(and(lt(oauthClients.expiresAt, now), notInArray(oauthClients.id, clientsWithGrants)))
     .run().changes;
-  return { codes, tokens, grants, sessions: expiredSessions, clients };
+  const audit = purgeAuditEvents(db, options.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS, now, BATCH);
+  return { codes, tokens, grants, sessions: expiredSessions, clients, auditEvents: audit };
 }
 
 /** Runs purgeExpired every `intervalMs` on an unref'd timer; returns a stop function. */
-export function startHousekeeping(db: Db, logger: Logger, intervalMs = 15 * 60_000): () => void {
+export function startHousekeeping(
+  db: Db,
+  logger: Logger,
+  intervalMs = 15 * 60_000,
+  options: PurgeOptions = {},
+): () => void {
   const timer = setInterval(() => {
     try {
-      const counts = purgeExpired(db);
+      const counts = purgeExpired(db, Date.now(), options);
       if (Object.values(counts).some((n) => n > 0)) logger.info({ purged: counts }, 'housekeeping');
     } catch (error) {
       logger.error({ err: error }, 'housekeeping failed');

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { auditEvents, workspaceMembers } from '../db/schema/index.js';
 
@@ -27,12 +27,9 @@ export function startOfUtcMonth(now: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
 }
 
-/**
- * Credit-spending tool calls the member made in the workspace this UTC month that upstream accepted.
- * Uses the audit trail's (user_id, at) index: a range scan over the member's rows of this month.
- */
-export function writesThisMonth(db: Db, workspaceId: string, userId: string, now = Date.now()): number {
-  const row = db
+/** The query behind writesThisMonth (exported so tests can EXPLAIN it). */
+export function writesThisMonthQuery(db: Db, workspaceId: string, userId: string, now = Date.now()) {
+  return db
     .select({ n: count() })
     .from(auditEvents)
     .where(
@@ -44,27 +41,15 @@ export function writesThisMonth(db: Db, workspaceId: string, userId: string, now
         inArray(auditEvents.tool, [...CREDIT_SPENDING_TOOLS]),
         inArray(auditEvents.status, [...COUNTED_STATUSES]),
       ),
-    )
-    .get();
-  return row?.n ?? 0;
+    );
 }
 
-/** The SQL writesThisMonth runs, for EXPLAIN in tests. */
-export function writesThisMonthSql(db: Db): string {
-  return db
-    .select({ n: count() })
-    .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.userId, sql.placeholder('u')),
-        gte(auditEvents.at, sql.placeholder('t')),
-        eq(auditEvents.kind, 'tool_call'),
-        eq(auditEvents.workspaceId, sql.placeholder('w')),
-        inArray(auditEvents.tool, [...CREDIT_SPENDING_TOOLS]),
-        inArray(auditEvents.status, [...COUNTED_STATUSES]),
-      ),
-    )
-    .toSQL().sql;
+/**
+ * Credit-spending tool calls the member made in the workspace this UTC month that upstream accepted.
+ * Uses the audit trail's (user_id, at) index: a range scan over the member's rows of this month.
+ */
+export function writesThisMonth(db: Db, workspaceId: string, userId: string, now = Date.now()): number {
+  return writesThisMonthQuery(db, workspaceId, userId, now).get()?.n ?? 0;
 }
 
 export interface WriteCapCaller {

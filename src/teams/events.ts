@@ -1,0 +1,41 @@
+import type { Db } from '../db/client.js';
+import { auditEvents } from '../db/schema/index.js';
+
+/** Team events of the audit trail: who changed what in a workspace. Never tokens or invite links. */
+export type TeamEventKind =
+  | 'team_created'
+  | 'team_renamed'
+  | 'team_deleted'
+  | 'invite_created'
+  | 'invite_revoked'
+  | 'invite_accepted'
+  | 'member_role_changed'
+  | 'member_removed'
+  | 'member_left'
+  | 'member_policy_changed';
+
+type Runner = Pick<Db, 'insert'>;
+
+export function recordTeamEvent(
+  db: Runner,
+  event: {
+    kind: TeamEventKind;
+    workspaceId: string;
+    /** Who did it. */
+    actorId: string;
+    status?: string;
+    detail?: Record<string, string | number | boolean | null>;
+  },
+  now = Date.now(),
+): void {
+  db.insert(auditEvents)
+    .values({
+      at: now,
+      kind: event.kind,
+      userId: event.actorId,
+      workspaceId: event.workspaceId,
+      status: event.status ?? 'ok',
+      detail: event.detail ? JSON.stringify(event.detail) : null,
+    })
+    .run();
+}

@@ -1,0 +1,221 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { consumeInvite } from '../accounts/invites.js';
+import type { Db } from '../db/client.js';
+import { invites, users, workspaceMembers, workspaces } from '../db/schema/index.js';
+import { hashToken, newId, newToken } from '../security/tokens.js';
+import { recordTeamEvent } from './events.js';
+import { actorIn, inTransaction, type Outcome, refuse } from './teams.js';
+
+export const INVITE_MAX_DAYS = 30;
+export const INVITE_MAX_USES = 1000;
+/** Invite tokens are `sim_iv_` + 43 characters; anything far longer is not worth a lookup. */
+const TOKEN_MAX_LENGTH = 200;
+
+export interface InviteInput {
+  role: string;
+  /** "1" single-use, "" unlimited until expiry, or a number of uses. */
+  maxUses: string;
+  expiresInDays: string;
+}
+
+export interface InviteErrors {
+  role?: string;
+  maxUses?: string;
+  expiresInDays?: string;
+}
+
+/**
+ * Creates an invite link for the team. The token is returned once, for the admin to copy; only its
+ * SHA-256 is stored.
+ */
+export function createInvite(
+  db: Db,
+  workspaceId: string,
+  actorId: string,
+  input: InviteInput,
+  now = Date.now(),
+):
+  | Outcome<{ id: string; token: string; expiresAt: number }>
+  | { ok: false; status: 400; message: string; errors: InviteErrors } {
+  const errors: InviteErrors = {};
+  if (input.role !== 'member' && input.role !== 'admin') errors.role = 'Choose member or admin.';
+  const usesText = input.maxUses.trim();
+  if (usesText && (!/^\d{1,4}$/.test(usesText) || Number(usesText) < 1 || Number(usesText) > INVITE_MAX_USES))
+    errors.maxUses = `Enter a number of uses from 1 to ${INVITE_MAX_USES}, or leave it empty for unlimited.`;
+  const daysText = input.expiresInDays.trim();
+  if (!/^\d{1,2}$/.test(daysText) || Number(daysText) < 1 || Number(daysText) > INVITE_MAX_DAYS)
+    errors.expiresInDays = `Enter a number of days from 1 to ${INVITE_MAX_DAYS}.`;
+  if (errors.role || errors.maxUses || errors.expiresInDays)
+    return { ok: false, status: 400, message: 'Check the highlighted fields.', errors };
+  const role = input.role as 'member' | 'admin';
+  const maxUses = usesText ? Number(usesText) : null;
+  const expiresAt = now + Number(daysText) * 24 * 3600 * 1000;
+  const token = newToken('invite');
+  const id = newId();
+  return inTransaction(db, (tx) => {
+    const team = actorIn(tx, workspaceId, actorId, 'admin');
+    if (team.kind !== 'team') refuse(400, 'Invite people to a team, not to a personal workspace.');
+    tx.insert(invites)
+      .values({
+        id,
+        workspaceId,
+        tokenHash: hashToken(token),
+        role,
+        maxUses,
+        expiresAt,
+        createdBy: actorId,
+        createdAt: now,
+      })
+      .run();
+    recordTeamEvent(
+      tx,
+      { kind: 'invite_created', workspaceId, actorId, detail: { invite: id, role, maxUses, expiresAt } },
+      now,
+    );
+    return { id, token, expiresAt };
+  });
+}
+
+export interface InviteView {
+  id: string;
+  role: 'admin' | 'member';
+  maxUses: number | null;
+  uses: number;
+  expiresAt: number;
+  createdAt: number;
+  createdByEmail: string | null;
+  state: 'usable' | 'expired' | 'used_up' | 'revoked';
+}
+
+function stateOf(
+  row: { revokedAt: number | null; expiresAt: number; maxUses: number | null; uses: number },
+  now: number,
+) {
+  if (row.revokedAt !== null) return 'revoked' as const;
+  if (row.expiresAt <= now) return 'expired' as const;
+  if (row.maxUses !== null && row.uses >= row.maxUses) return 'used_up' as const;
+  return 'usable' as const;
+}
+
+export function listInvites(db: Db, workspaceId: string, now = Date.now()): InviteView[] {
+  return db
+    .select({
+      id: invites.id,
+      role: invites.role,
+      maxUses: invites.maxUses,
+      uses: invites.uses,
+      expiresAt: invites.expiresAt,
+      createdAt: invites.createdAt,
+      revokedAt: invites.revokedAt,
+      createdByEmail: users.email,
+    })
+    .from(invites)
+    .leftJoin(users, eq(users.id, invites.createdBy))
+    .where(eq(invites.workspaceId, workspaceId))
+    .orderBy(desc(invites.createdAt))
+    .limit(100)
+    .all()
+    .map(({ revokedAt, ...row }) => ({ ...row, state: stateOf({ ...row, revokedAt }, now) }));
+}
+
+/** Revokes an invite of this workspace; an id from another workspace is "not found". */
+export function revokeInvite(db: Db, workspaceId: string, actorId: string, inviteId: string): Outcome {
+  return inTransaction(db, (tx) => {
+    actorIn(tx, workspaceId, actorId, 'admin');
+    const changed = tx
+      .update(invites)
+      .set({ revokedAt: Date.now() })
+      .where(and(eq(invites.id, inviteId), eq(invites.workspaceId, workspaceId), isNull(invites.revokedAt)))
+      .run().changes;
+    if (changed !== 1) refuse(404, 'There is no such open invitation in this workspace.');
+    recordTeamEvent(tx, { kind: 'invite_revoked', workspaceId, actorId, detail: { invite: inviteId } });
+    return undefined;
+  });
+}
+
+export interface InviteLookup {
+  id: string;
+  workspaceId: string;
+  workspaceName: string;
+  role: 'admin' | 'member';
+  state: InviteView['state'];
+}
+
+/** What an invite link names, whatever its state; null for a token that names nothing. */
+export function lookupInvite(db: Db, token: string, now = Date.now()): InviteLookup | null {
+  if (!token || token.length > TOKEN_MAX_LENGTH) return null;
+  const row = db
+    .select({
+      id: invites.id,
+      workspaceId: invites.workspaceId,
+      workspaceName: workspaces.name,
+      role: invites.role,
+      maxUses: invites.maxUses,
+      uses: invites.uses,
+      expiresAt: invites.expiresAt,
+      revokedAt: invites.revokedAt,
+    })
+    .from(invites)
+    .innerJoin(workspaces, eq(workspaces.id, invites.workspaceId))
+    .where(eq(invites.tokenHash, hashToken(token)))
+    .get();
+  if (!row) return null;
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    workspaceName: row.workspaceName,
+    role: row.role,
+    state: stateOf(row, now),
+  };
+}
+
+export const INVITE_PROBLEMS: Record<Exclude<InviteView['state'], 'usable'> | 'unknown', string> = {
+  unknown: 'This invitation link is not valid. Check that you copied all of it, or ask for a new one.',
+  expired: 'This invitation has expired. Ask a team admin for a new link.',
+  used_up: 'This invitation has already been used. Ask a team admin for a new link.',
+  revoked: 'This invitation was withdrawn. Ask a team admin for a new link.',
+};
+
+/**
+ * Joins the signed-in user to the invite's team, spending one use, in one transaction. Someone who is
+ * already a member spends nothing. `workspaceId` is the team the accepting page showed: an invite of
+ * another team is refused rather than silently joined.
+ */
+export function acceptInvite(
+  db: Db,
+  token: string,
+  workspaceId: string,
+  userId: string,
+  now = Date.now(),
+): Outcome<{ workspaceId: string; name: string; alreadyMember: boolean }> {
+  return inTransaction(db, (tx) => {
+    const invite = lookupInvite(tx, token, now);
+    if (!invite) refuse(404, INVITE_PROBLEMS.unknown);
+    if (invite.workspaceId !== workspaceId) {
+      refuse(400, 'This invitation is for another workspace than the one shown. Open the link again.');
+    }
+    const member = tx
+      .select({ role: workspaceMembers.role })
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, invite.workspaceId), eq(workspaceMembers.userId, userId)))
+      .get();
+    if (member) return { workspaceId: invite.workspaceId, name: invite.workspaceName, alreadyMember: true };
+    if (invite.state !== 'usable') refuse(410, INVITE_PROBLEMS[invite.state]);
+    if (
+      !consumeInvite(tx, { id: invite.id, workspaceId: invite.workspaceId, role: invite.role }, userId, now)
+    ) {
+      refuse(409, INVITE_PROBLEMS.used_up);
+    }
+    recordTeamEvent(
+      tx,
+      {
+        kind: 'invite_accepted',
+        workspaceId: invite.workspaceId,
+        actorId: userId,
+        detail: { invite: invite.id, role: invite.role },
+      },
+      now,
+    );
+    return { workspaceId: invite.workspaceId, name: invite.workspaceName, alreadyMember: false };
+  });
+}

@@ -1,0 +1,108 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { auditEvents, upstreamCredentials, users } from '../db/schema/index.js';
+import type { SecretBox } from '../security/secrets.js';
+import { UpstreamClient } from '../upstream/client.js';
+import { UpstreamError } from '../upstream/errors.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+export const USAGE_DAYS = [7, 30, 90] as const;
+
+export interface ToolUsageRow {
+  day: string;
+  userId: string | null;
+  userEmail: string | null;
+  tool: string;
+  calls: number;
+  failed: number;
+}
+
+/** Tool calls per UTC day, member and tool over the last `days` days, from the audit trail. */
+export function toolCallsByDay(db: Db, workspaceId: string, days: number, now = Date.now()): ToolUsageRow[] {
+  const since = Math.floor(now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
+  const day = sql<string>`strftime('%Y-%m-%d', ${auditEvents.at} / 1000, 'unixepoch')`;
+  return db
+    .select({
+      day,
+      userId: auditEvents.userId,
+      userEmail: users.email,
+      tool: sql<string>`${auditEvents.tool}`,
+      calls: sql<number>`count(*)`,
+      failed: sql<number>`sum(case when ${auditEvents.status} = 'ok' then 0 else 1 end)`,
+    })
+    .from(auditEvents)
+    .leftJoin(users, eq(users.id, auditEvents.userId))
+    .where(
+      and(
+        eq(auditEvents.workspaceId, workspaceId),
+        gte(auditEvents.at, since),
+        eq(auditEvents.kind, 'tool_call'),
+      ),
+    )
+    .groupBy(day, auditEvents.userId, auditEvents.tool)
+    .orderBy(sql`1 desc`, users.email, auditEvents.tool)
+    .all();
+}
+
+/** Totals per member and tool over the same period. */
+export function totalsByMemberAndTool(rows: ToolUsageRow[]) {
+  const totals = new Map<string, { userEmail: string | null; tool: string; calls: number; failed: number }>();
+  for (const r of rows) {
+    const key = `${r.userId}\0${r.tool}`;
+    const t = totals.get(key) ?? { userEmail: r.userEmail, tool: r.tool, calls: 0, failed: 0 };
+    t.calls += r.calls;
+    t.failed += r.failed;
+    totals.set(key, t);
+  }
+  return [...totals.values()].sort(
+    (a, b) => (a.userEmail ?? '').localeCompare(b.userEmail ?? '') || a.tool.localeCompare(b.tool),
+  );
+}
+
+export type UpstreamUsage = { ok: true; record: Record<string, unknown> } | { ok: false; message: string };
+
+/**
+ * GET /api/usage on the upstream with the workspace's token (only the token header: the usage
+ * endpoint takes no user id). Never throws; a failure is a sentence for the page.
+ */
+export async function fetchUpstreamUsage(
+  deps: {
+    db: Db;
+    secrets: SecretBox;
+    upstream: { searchUrl: string; agentUrl: string };
+    tokenHeader: string;
+    userHeader: string;
+  },
+  workspaceId: string,
+  month?: string,
+): Promise<UpstreamUsage> {
+  const row = deps.db
+    .select({ tokenCiphertext: upstreamCredentials.tokenCiphertext })
+    .from(upstreamCredentials)
+    .where(eq(upstreamCredentials.workspaceId, workspaceId))
+    .get();
+  if (!row)
+    return {
+      ok: false,
+      message: 'No API credentials are linked to this workspace, so there are no upstream figures.',
+    };
+  const client = new UpstreamClient({
+    searchUrl: deps.upstream.searchUrl,
+    agentUrl: deps.upstream.agentUrl,
+    tokenHeader: deps.tokenHeader,
+    userHeader: deps.userHeader,
+    timeoutMs: 10_000,
+    maxRetries: 0,
+  });
+  try {
+    const token = deps.secrets.open(row.tokenCiphertext, workspaceId);
+    const record = await client.getUsage({ token, userId: '' }, month);
+    return { ok: true, record: record as Record<string, unknown> };
+  } catch (error) {
+    const status = error instanceof UpstreamError && error.status !== null ? ` (HTTP ${error.status})` : '';
+    return {
+      ok: false,
+      message: `The API's usage figures could not be fetched just now${status}. Try again later.`,
+    };
+  }
+}

@@ -1,0 +1,723 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultUpstreamUserId } from '../../src/accounts/credentials.js';
+import { getMembership } from '../../src/accounts/workspaces.js';
+import { loadConfig } from '../../src/config.js';
+import type { Db } from '../../src/db/client.js';
+import {
+  auditEvents,
+  consents,
+  invites,
+  oauthGrants,
+  workspaceMembers,
+  workspaces,
+} from '../../src/db/schema/index.js';
+import { purgeExpired } from '../../src/oauth/housekeeping.js';
+import { hashToken, newToken } from '../../src/security/tokens.js';
+import {
+  listAppsForUser,
+  listAppsForWorkspace,
+  revokeOwnApp,
+  revokeWorkspaceApp,
+} from '../../src/teams/apps.js';
+import {
+  auditCsv,
+  auditJson,
+  exportAudit,
+  parseAuditFilters,
+  queryAudit,
+} from '../../src/teams/audit-log.js';
+import {
+  acceptInvite,
+  createInvite,
+  listInvites,
+  lookupInvite,
+  revokeInvite,
+} from '../../src/teams/invites.js';
+import {
+  changeRole,
+  createTeam,
+  deleteTeam,
+  leaveTeam,
+  listMembers,
+  parseMemberPolicy,
+  removeMember,
+  renameTeam,
+  setMemberPolicy,
+} from '../../src/teams/teams.js';
+import {
+  checkWriteCap,
+  startOfUtcMonth,
+  writesThisMonth,
+  writesThisMonthQuery,
+} from '../../src/teams/write-cap.js';
+import { TEST_SECRET_KEY } from '../helpers/temp.js';
+import { makeGrant, makeUser, teamDb } from './db-helpers.js';
+
+let handle: ReturnType<typeof teamDb>;
+let db: Db;
+
+beforeAll(() => {
+  handle = teamDb();
+  db = handle.db;
+});
+afterAll(() => handle.close());
+
+function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T {
+  if (!outcome.ok) throw new Error(`refused: ${outcome.message}`);
+  return outcome.value;
+}
+
+function roleOf(workspaceId: string, userId: string) {
+  return getMembership(db, workspaceId, userId)?.role ?? null;
+}
+
+function auditKinds(workspaceId: string): string[] {
+  return db
+    .select({ kind: auditEvents.kind })
+    .from(auditEvents)
+    .where(eq(auditEvents.workspaceId, workspaceId))
+    .all()
+    .map((r) => r.kind);
+}
+
+/** A team with an owner, an admin and a member. */
+function team() {
+  const owner = makeUser(db, 'owner');
+  const admin = makeUser(db, 'admin');
+  const member = makeUser(db, 'member');
+  const id = ok(createTeam(db, owner.id, '  Research   Team '));
+  const now = Date.now();
+  db.insert(workspaceMembers)
+    .values([
+      { workspaceId: id, userId: admin.id, role: 'admin', createdAt: now },
+      { workspaceId: id, userId: member.id, role: 'member', createdAt: now },
+    ])
+    .run();
+  return { id, owner, admin, member };
+}
+
+describe('team workspaces', () => {
+  it('creates a team with the creator as its owner, a normalised name and an audit row', () => {
+    const owner = makeUser(db);
+    const id = ok(createTeam(db, owner.id, '  Growth \t team '));
+    const ws = db.select().from(workspaces).where(eq(workspaces.id, id)).get();
+    expect(ws).toMatchObject({ name: 'Growth team', kind: 'team' });
+    expect(roleOf(id, owner.id)).toBe('owner');
+    expect(auditKinds(id)).toEqual(['team_created']);
+  });
+
+  it('refuses an empty, over-long or control-character name', () => {
+    const owner = makeUser(db);
+    for (const name of ['   ', 'x'.repeat(81), 'bad\u0007name']) {
+      const outcome = createTeam(db, owner.id, name);
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.field).toBe('name');
+    }
+  });
+
+  it('admins rename; members cannot, and nothing changes', () => {
+    const t = team();
+    const refused = renameTeam(db, t.id, t.member.id, 'Hijacked');
+    expect(refused).toMatchObject({ ok: false, status: 403 });
+    expect(db.select().from(workspaces).where(eq(workspaces.id, t.id)).get()?.name).toBe('Research Team');
+    ok(renameTeam(db, t.id, t.admin.id, 'Research & Insight'));
+    expect(db.select().from(workspaces).where(eq(workspaces.id, t.id)).get()?.name).toBe(
+      'Research & Insight',
+    );
+    expect(auditKinds(t.id)).toContain('team_renamed');
+  });
+
+  it('someone outside the team gets "not found" for every action', () => {
+    const t = team();
+    const stranger = makeUser(db, 'stranger');
+    for (const outcome of [
+      renameTeam(db, t.id, stranger.id, 'x'),
+      deleteTeam(db, t.id, stranger.id, 'Research Team'),
+      changeRole(db, t.id, stranger.id, t.member.id, 'admin'),
+      removeMember(db, t.id, stranger.id, t.member.id),
+      leaveTeam(db, t.id, stranger.id),
+      createInvite(db, t.id, stranger.id, { role: 'member', maxUses: '1', expiresInDays: '7' }),
+    ]) {
+      expect(outcome).toMatchObject({ ok: false, status: 404 });
+    }
+  });
+
+  it('only an owner deletes, and only with the exact name typed; members, grants and invites go with it', () => {
+    const t = team();
+    const grant = makeGrant(db, t.member.id, t.id);
+    ok(createInvite(db, t.id, t.admin.id, { role: 'member', maxUses: '', expiresInDays: '7' }));
+    expect(deleteTeam(db, t.id, t.admin.id, 'Research Team')).toMatchObject({ ok: false, status: 403 });
+    const wrong = deleteTeam(db, t.id, t.owner.id, 'research team');
+    expect(wrong).toMatchObject({ ok: false, status: 400, field: 'confirm' });
+    expect(db.select().from(workspaces).where(eq(workspaces.id, t.id)).get()).toBeTruthy();
+    ok(deleteTeam(db, t.id, t.owner.id, 'Research Team'));
+    expect(db.select().from(workspaces).where(eq(workspaces.id, t.id)).get()).toBeUndefined();
+    expect(db.select().from(workspaceMembers).where(eq(workspaceMembers.workspaceId, t.id)).all()).toEqual(
+      [],
+    );
+    expect(db.select().from(oauthGrants).where(eq(oauthGrants.id, grant)).get()).toBeUndefined();
+    expect(db.select().from(invites).where(eq(invites.workspaceId, t.id)).all()).toEqual([]);
+    expect(auditKinds(t.id)).toContain('team_deleted');
+  });
+
+  it('a personal workspace cannot be deleted, renamed or left as a team', () => {
+    const u = makeUser(db);
+    expect(deleteTeam(db, u.personalId, u.id, 'Personal')).toMatchObject({ ok: false, status: 400 });
+    expect(renameTeam(db, u.personalId, u.id, 'Mine')).toMatchObject({ ok: false, status: 400 });
+    expect(leaveTeam(db, u.personalId, u.id)).toMatchObject({ ok: false, status: 400 });
+    expect(roleOf(u.personalId, u.id)).toBe('owner');
+  });
+});
+
+describe('roles and the last owner', () => {
+  it('admins promote and demote members; each change is audited', () => {
+    const t = team();
+    expect(ok(changeRole(db, t.id, t.admin.id, t.member.id, 'admin'))).toEqual({
+      from: 'member',
+      to: 'admin',
+    });
+    expect(roleOf(t.id, t.member.id)).toBe('admin');
+    ok(changeRole(db, t.id, t.admin.id, t.member.id, 'member'));
+    expect(roleOf(t.id, t.member.id)).toBe('member');
+    expect(auditKinds(t.id).filter((k) => k === 'member_role_changed')).toHaveLength(2);
+  });
+
+  it('a member cannot change roles, not even their own', () => {
+    const t = team();
+    expect(changeRole(db, t.id, t.member.id, t.member.id, 'admin')).toMatchObject({ ok: false, status: 403 });
+    expect(changeRole(db, t.id, t.member.id, t.admin.id, 'member')).toMatchObject({ ok: false, status: 403 });
+    expect(roleOf(t.id, t.member.id)).toBe('member');
+    expect(roleOf(t.id, t.admin.id)).toBe('admin');
+  });
+
+  it('an admin cannot make an owner or touch one', () => {
+    const t = team();
+    expect(changeRole(db, t.id, t.admin.id, t.member.id, 'owner')).toMatchObject({ ok: false, status: 403 });
+    expect(changeRole(db, t.id, t.admin.id, t.owner.id, 'member')).toMatchObject({ ok: false, status: 403 });
+    expect(removeMember(db, t.id, t.admin.id, t.owner.id)).toMatchObject({ ok: false, status: 403 });
+    expect(roleOf(t.id, t.owner.id)).toBe('owner');
+  });
+
+  it('refuses an unknown role', () => {
+    const t = team();
+    expect(changeRole(db, t.id, t.owner.id, t.member.id, 'superuser')).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+  });
+
+  it('the last owner cannot be demoted, leave or be removed; with a second owner they can', () => {
+    const t = team();
+    expect(changeRole(db, t.id, t.owner.id, t.owner.id, 'admin')).toMatchObject({ ok: false, status: 409 });
+    expect(leaveTeam(db, t.id, t.owner.id)).toMatchObject({ ok: false, status: 409 });
+    expect(roleOf(t.id, t.owner.id)).toBe('owner');
+    ok(changeRole(db, t.id, t.owner.id, t.admin.id, 'owner'));
+    ok(changeRole(db, t.id, t.owner.id, t.owner.id, 'admin'));
+    expect(roleOf(t.id, t.owner.id)).toBe('admin');
+    // Now t.admin is the only owner: the former owner, an admin, cannot remove them.
+    expect(removeMember(db, t.id, t.owner.id, t.admin.id)).toMatchObject({ ok: false, status: 403 });
+    expect(leaveTeam(db, t.id, t.admin.id)).toMatchObject({ ok: false, status: 409 });
+    ok(leaveTeam(db, t.id, t.owner.id));
+    expect(roleOf(t.id, t.owner.id)).toBeNull();
+  });
+
+  it('removing a member revokes their grants in this workspace only and forgets their consents there', () => {
+    const t = team();
+    const here = makeGrant(db, t.member.id, t.id);
+    const elsewhere = makeGrant(db, t.member.id, t.member.personalId);
+    const now = Date.now();
+    db.insert(consents)
+      .values({
+        userId: t.member.id,
+        clientId: 'client-1',
+        workspaceId: t.id,
+        scopes: 'searches:read',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
+    expect(removeMember(db, t.id, t.member.id, t.admin.id)).toMatchObject({ ok: false, status: 403 });
+    const removed = ok(removeMember(db, t.id, t.admin.id, t.member.id));
+    expect(removed).toEqual({ email: t.member.email, grantsRevoked: 1 });
+    expect(roleOf(t.id, t.member.id)).toBeNull();
+    const grant = (id: string) => db.select().from(oauthGrants).where(eq(oauthGrants.id, id)).get();
+    expect(grant(here)?.revokedReason).toBe('member_removed');
+    expect(grant(elsewhere)?.revokedAt).toBeNull();
+    expect(
+      db
+        .select()
+        .from(consents)
+        .where(and(eq(consents.userId, t.member.id), eq(consents.workspaceId, t.id)))
+        .all(),
+    ).toEqual([]);
+    expect(auditKinds(t.id)).toEqual(expect.arrayContaining(['member_removed', 'grant_revoked']));
+    expect(removeMember(db, t.id, t.admin.id, t.member.id)).toMatchObject({ ok: false, status: 404 });
+  });
+});
+
+describe('invites', () => {
+  const input = { role: 'member', maxUses: '1', expiresInDays: '7' };
+
+  it('an admin creates a link; only its hash is stored; a member cannot create one', () => {
+    const t = team();
+    const created = ok(createInvite(db, t.id, t.admin.id, input));
+    expect(created.token).toMatch(/^sim_iv_[A-Za-z0-9_-]{43}$/);
+    const row = db.select().from(invites).where(eq(invites.id, created.id)).get();
+    expect(row?.tokenHash).toBe(hashToken(created.token));
+    expect(JSON.stringify(row)).not.toContain(created.token);
+    expect(JSON.stringify(db.select().from(auditEvents).all())).not.toContain(created.token);
+    expect(createInvite(db, t.id, t.member.id, input)).toMatchObject({ ok: false, status: 403 });
+  });
+
+  it('refuses bad fields, each with its own message', () => {
+    const t = team();
+    const outcome = createInvite(db, t.id, t.admin.id, { role: 'owner', maxUses: '0', expiresInDays: '99' });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok && 'errors' in outcome) {
+      expect(Object.keys(outcome.errors).sort()).toEqual(['expiresInDays', 'maxUses', 'role']);
+    } else throw new Error('expected field errors');
+    expect(listInvites(db, t.id)).toEqual([]);
+  });
+
+  it('a personal workspace takes no invites', () => {
+    const u = makeUser(db);
+    expect(createInvite(db, u.personalId, u.id, input)).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it('accepting joins with the invite role and spends a use; a single-use link then is used up', () => {
+    const t = team();
+    const created = ok(createInvite(db, t.id, t.admin.id, { ...input, role: 'admin' }));
+    const joiner = makeUser(db, 'joiner');
+    expect(ok(acceptInvite(db, created.token, t.id, joiner.id))).toMatchObject({ alreadyMember: false });
+    expect(roleOf(t.id, joiner.id)).toBe('admin');
+    expect(auditKinds(t.id)).toContain('invite_accepted');
+    const late = makeUser(db, 'late');
+    const refused = acceptInvite(db, created.token, t.id, late.id);
+    expect(refused).toMatchObject({ ok: false, status: 410 });
+    if (!refused.ok) expect(refused.message).toMatch(/already been used/);
+    expect(roleOf(t.id, late.id)).toBeNull();
+    expect(lookupInvite(db, created.token)?.state).toBe('used_up');
+  });
+
+  it('a member accepting again spends nothing', () => {
+    const t = team();
+    const created = ok(createInvite(db, t.id, t.admin.id, input));
+    expect(ok(acceptInvite(db, created.token, t.id, t.member.id))).toMatchObject({ alreadyMember: true });
+    expect(db.select().from(invites).where(eq(invites.id, created.id)).get()?.uses).toBe(0);
+  });
+
+  it('a forged token names nothing and joins no one', () => {
+    const t = team();
+    const forged = newToken('invite');
+    const u = makeUser(db);
+    expect(lookupInvite(db, forged)).toBeNull();
+    const refused = acceptInvite(db, forged, t.id, u.id);
+    expect(refused).toMatchObject({ ok: false, status: 404 });
+    if (!refused.ok) expect(refused.message).toMatch(/not valid/);
+    expect(acceptInvite(db, 'x'.repeat(500), t.id, u.id)).toMatchObject({ ok: false, status: 404 });
+    expect(roleOf(t.id, u.id)).toBeNull();
+  });
+
+  it('an expired invite is refused', () => {
+    const t = team();
+    const created = ok(createInvite(db, t.id, t.admin.id, input, Date.now() - 8 * 24 * 3600 * 1000));
+    const u = makeUser(db);
+    const refused = acceptInvite(db, created.token, t.id, u.id);
+    expect(refused).toMatchObject({ ok: false, status: 410 });
+    if (!refused.ok) expect(refused.message).toMatch(/expired/);
+    expect(roleOf(t.id, u.id)).toBeNull();
+  });
+
+  it('a revoked invite is refused; revoking needs an admin and an invite of this workspace', () => {
+    const t = team();
+    const other = team();
+    const created = ok(createInvite(db, t.id, t.admin.id, input));
+    expect(revokeInvite(db, t.id, t.member.id, created.id)).toMatchObject({ ok: false, status: 403 });
+    // Cross-workspace id: an admin of another team names this invite through their own workspace.
+    expect(revokeInvite(db, other.id, other.admin.id, created.id)).toMatchObject({ ok: false, status: 404 });
+    expect(lookupInvite(db, created.token)?.state).toBe('usable');
+    ok(revokeInvite(db, t.id, t.admin.id, created.id));
+    const u = makeUser(db);
+    const refused = acceptInvite(db, created.token, t.id, u.id);
+    expect(refused).toMatchObject({ ok: false, status: 410 });
+    if (!refused.ok) expect(refused.message).toMatch(/withdrawn/);
+  });
+
+  it('an invite used with another workspace id is refused and spends nothing', () => {
+    const t = team();
+    const other = team();
+    const created = ok(createInvite(db, t.id, t.admin.id, input));
+    const u = makeUser(db);
+    expect(acceptInvite(db, created.token, other.id, u.id)).toMatchObject({ ok: false, status: 400 });
+    expect(roleOf(other.id, u.id)).toBeNull();
+    expect(roleOf(t.id, u.id)).toBeNull();
+    expect(lookupInvite(db, created.token)?.state).toBe('usable');
+  });
+
+  it('a multi-use invite admits that many people; an unlimited one admits all until expiry', () => {
+    const t = team();
+    const two = ok(createInvite(db, t.id, t.admin.id, { ...input, maxUses: '2' }));
+    const [a, b, c] = [makeUser(db), makeUser(db), makeUser(db)];
+    ok(acceptInvite(db, two.token, t.id, a.id));
+    ok(acceptInvite(db, two.token, t.id, b.id));
+    expect(acceptInvite(db, two.token, t.id, c.id)).toMatchObject({ ok: false, status: 410 });
+    const open = ok(createInvite(db, t.id, t.admin.id, { ...input, maxUses: '' }));
+    for (const u of [c, makeUser(db), makeUser(db)]) ok(acceptInvite(db, open.token, t.id, u.id));
+    expect(listInvites(db, t.id).map((i) => [i.maxUses, i.uses, i.state])).toEqual(
+      expect.arrayContaining([
+        [2, 2, 'used_up'],
+        [null, 3, 'usable'],
+      ]),
+    );
+  });
+});
+
+describe('member policy', () => {
+  it('parses upstream id, scope ceiling and cap; all scopes ticked means no ceiling', () => {
+    expect(
+      parseMemberPolicy({
+        upstreamUserId: ' analyst-7 ',
+        maxScopes: ['searches:read', 'agent:read'],
+        monthlyWriteCap: '5',
+      }),
+    ).toEqual({
+      ok: true,
+      value: { upstreamUserId: 'analyst-7', maxScopes: 'searches:read agent:read', monthlyWriteCap: 5 },
+    });
+    const all = [
+      'searches:read',
+      'searches:write',
+      'agent:read',
+      'agent:write',
+      'account:read',
+      'account:write',
+    ];
+    expect(parseMemberPolicy({ upstreamUserId: '', maxScopes: all, monthlyWriteCap: '' })).toEqual({
+      ok: true,
+      value: { upstreamUserId: null, maxScopes: null, monthlyWriteCap: null },
+    });
+    const bad = parseMemberPolicy({
+      upstreamUserId: 'tab\there',
+      maxScopes: ['root'],
+      monthlyWriteCap: '-1',
+    });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok)
+      expect(Object.keys(bad.errors).sort()).toEqual(['maxScopes', 'monthlyWriteCap', 'upstreamUserId']);
+  });
+
+  it('admins set it; members cannot; upstream ids stay distinct between members', () => {
+    const t = team();
+    const policy = { upstreamUserId: 'analyst-7', maxScopes: ['searches:read'], monthlyWriteCap: '3' };
+    expect(setMemberPolicy(db, t.id, t.member.id, t.member.id, policy)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    ok(setMemberPolicy(db, t.id, t.admin.id, t.member.id, policy));
+    const row = listMembers(db, t.id).find((m) => m.userId === t.member.id);
+    expect(row).toMatchObject({
+      upstreamUserId: 'analyst-7',
+      upstreamUserIdSet: true,
+      maxScopes: ['searches:read'],
+      monthlyWriteCap: 3,
+    });
+    expect(setMemberPolicy(db, t.id, t.admin.id, t.admin.id, { ...policy, maxScopes: [] })).toMatchObject({
+      ok: false,
+      status: 409,
+      field: 'upstreamUserId',
+    });
+    // Nor may someone take another member's default id.
+    expect(
+      setMemberPolicy(db, t.id, t.admin.id, t.admin.id, {
+        upstreamUserId: defaultUpstreamUserId(t.owner.id),
+        maxScopes: [],
+        monthlyWriteCap: '',
+      }),
+    ).toMatchObject({ ok: false, status: 409 });
+    expect(auditKinds(t.id)).toContain('member_policy_changed');
+    // Cleared: back to the stable default.
+    ok(
+      setMemberPolicy(db, t.id, t.admin.id, t.member.id, {
+        upstreamUserId: '',
+        maxScopes: [],
+        monthlyWriteCap: '',
+      }),
+    );
+    expect(listMembers(db, t.id).find((m) => m.userId === t.member.id)).toMatchObject({
+      upstreamUserId: defaultUpstreamUserId(t.member.id),
+      upstreamUserIdSet: false,
+      maxScopes: [],
+      monthlyWriteCap: null,
+    });
+  });
+
+  it('an admin cannot change an owner’s policy', () => {
+    const t = team();
+    expect(
+      setMemberPolicy(db, t.id, t.admin.id, t.owner.id, {
+        upstreamUserId: '',
+        maxScopes: [],
+        monthlyWriteCap: '0',
+      }),
+    ).toMatchObject({ ok: false, status: 403 });
+  });
+});
+
+describe('monthly write cap', () => {
+  function toolCall(workspaceId: string, userId: string, tool: string, status: string, at = Date.now()) {
+    db.insert(auditEvents).values({ at, kind: 'tool_call', workspaceId, userId, tool, status }).run();
+  }
+
+  it('counts accepted credit-spending calls of this UTC month in this workspace only', () => {
+    const t = team();
+    const now = Date.UTC(2026, 10, 15, 12);
+    toolCall(t.id, t.member.id, 'submit_keyword_search', 'ok', now - 1000);
+    toolCall(t.id, t.member.id, 'start_agent_run', 'cancelled', now - 1000);
+    toolCall(t.id, t.member.id, 'submit_user_search', '402', now - 1000); // refused upstream
+    toolCall(t.id, t.member.id, 'submit_user_search', 'refused', now - 1000); // the cap itself
+    toolCall(t.id, t.member.id, 'get_keyword_search', 'ok', now - 1000); // a read
+    toolCall(t.id, t.member.id, 'create_agent_schedule', 'ok', startOfUtcMonth(now) - 1); // last month
+    toolCall(t.member.personalId, t.member.id, 'submit_expert_search', 'ok', now - 1000); // elsewhere
+    toolCall(t.id, t.admin.id, 'rerun_agent_run', 'ok', now - 1000); // someone else
+    expect(writesThisMonth(db, t.id, t.member.id, now)).toBe(2);
+  });
+
+  it('refuses with a sentence once the cap is reached; reads and uncapped members pass', () => {
+    const t = team();
+    expect(checkWriteCap(db, { userId: t.member.id, workspaceId: t.id }, 'submit_keyword_search')).toBeNull();
+    ok(
+      setMemberPolicy(db, t.id, t.admin.id, t.member.id, {
+        upstreamUserId: '',
+        maxScopes: [],
+        monthlyWriteCap: '1',
+      }),
+    );
+    expect(checkWriteCap(db, { userId: t.member.id, workspaceId: t.id }, 'submit_keyword_search')).toBeNull();
+    toolCall(t.id, t.member.id, 'submit_keyword_search', 'ok');
+    const refusal = checkWriteCap(db, { userId: t.member.id, workspaceId: t.id }, 'start_agent_run');
+    expect(refusal).toMatch(
+      /^Monthly limit reached: a workspace admin allows you 1 credit-spending call per month/,
+    );
+    expect(refusal).toContain('start_agent_run was not sent upstream');
+    expect(checkWriteCap(db, { userId: t.member.id, workspaceId: t.id }, 'get_agent_run')).toBeNull();
+    expect(checkWriteCap(db, { userId: t.admin.id, workspaceId: t.id }, 'start_agent_run')).toBeNull();
+    // A cap of 0: read-only spending.
+    ok(
+      setMemberPolicy(db, t.id, t.admin.id, t.admin.id, {
+        upstreamUserId: '',
+        maxScopes: [],
+        monthlyWriteCap: '0',
+      }),
+    );
+    expect(checkWriteCap(db, { userId: t.admin.id, workspaceId: t.id }, 'submit_user_search')).toMatch(
+      /allows you 0/,
+    );
+  });
+
+  it('the count query is index-backed (no full scan of the audit trail)', () => {
+    const query = writesThisMonthQuery(db, 'w', 'u').toSQL();
+    const plan = db.$client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as Array<{
+      detail: string;
+    }>;
+    const text = plan.map((p) => p.detail).join('\n');
+    expect(text).toMatch(/USING INDEX audit_user_at_idx/);
+    expect(text).not.toMatch(/SCAN audit_events/);
+  });
+});
+
+describe('connected apps', () => {
+  it('a user lists and revokes only their own grants', () => {
+    const t = team();
+    const mine = makeGrant(db, t.member.id, t.id);
+    const theirs = makeGrant(db, t.admin.id, t.id);
+    expect(listAppsForUser(db, t.member.id).map((a) => a.grantId)).toEqual([mine]);
+    expect(revokeOwnApp(db, t.member.id, theirs)).toMatchObject({ ok: false, status: 404 });
+    expect(db.select().from(oauthGrants).where(eq(oauthGrants.id, theirs)).get()?.revokedAt).toBeNull();
+    ok(revokeOwnApp(db, t.member.id, mine));
+    expect(listAppsForUser(db, t.member.id)).toEqual([]);
+    expect(revokeOwnApp(db, t.member.id, mine)).toMatchObject({ ok: false, status: 404 });
+  });
+
+  it('admins see and revoke every grant of their workspace, not of another; members cannot', () => {
+    const t = team();
+    const other = team();
+    const g1 = makeGrant(db, t.member.id, t.id);
+    const g2 = makeGrant(db, t.owner.id, t.id);
+    const foreign = makeGrant(db, other.member.id, other.id);
+    expect(
+      listAppsForWorkspace(db, t.id)
+        .map((a) => a.grantId)
+        .sort(),
+    ).toEqual([g1, g2].sort());
+    expect(revokeWorkspaceApp(db, t.id, t.member.id, g2)).toMatchObject({ ok: false, status: 403 });
+    expect(revokeWorkspaceApp(db, t.id, t.admin.id, foreign)).toMatchObject({ ok: false, status: 404 });
+    expect(db.select().from(oauthGrants).where(eq(oauthGrants.id, foreign)).get()?.revokedAt).toBeNull();
+    ok(revokeWorkspaceApp(db, t.id, t.admin.id, g1));
+    expect(db.select().from(oauthGrants).where(eq(oauthGrants.id, g1)).get()?.revokedReason).toBe(
+      'revoked_by_admin',
+    );
+  });
+});
+
+describe('audit trail', () => {
+  function seed() {
+    const t = team();
+    const other = team();
+    const day = (d: number, h = 12) => Date.UTC(2026, 10, d, h);
+    const rows = [
+      {
+        at: day(1),
+        kind: 'tool_call',
+        workspaceId: t.id,
+        userId: t.member.id,
+        tool: 'submit_keyword_search',
+        status: 'ok',
+      },
+      {
+        at: day(2),
+        kind: 'tool_call',
+        workspaceId: t.id,
+        userId: t.member.id,
+        tool: 'get_keyword_search',
+        status: 'ok',
+      },
+      {
+        at: day(3),
+        kind: 'tool_call',
+        workspaceId: t.id,
+        userId: t.admin.id,
+        tool: 'submit_keyword_search',
+        status: '402',
+      },
+      { at: day(4), kind: 'sign_in', workspaceId: null, userId: t.member.id, tool: null, status: 'ok' },
+      {
+        at: day(5),
+        kind: 'tool_call',
+        workspaceId: other.id,
+        userId: other.member.id,
+        tool: 'submit_keyword_search',
+        status: 'ok',
+      },
+      { at: day(5), kind: 'sign_in', workspaceId: null, userId: other.member.id, tool: null, status: 'ok' },
+    ];
+    db.insert(auditEvents).values(rows).run();
+    return { t, other };
+  }
+  const filters = (q: Record<string, string>) => parseAuditFilters(q).filters;
+
+  it('shows the workspace’s rows and its members’ sign-ins, never another workspace’s', () => {
+    const { t } = seed();
+    const { rows } = queryAudit(db, t.id, filters({ from: '2026-11-01', to: '2026-11-20' }));
+    expect(rows.map((r) => [r.kind, r.tool])).toEqual([
+      ['sign_in', null],
+      ['tool_call', 'submit_keyword_search'],
+      ['tool_call', 'get_keyword_search'],
+      ['tool_call', 'submit_keyword_search'],
+    ]);
+    expect(rows.every((r) => r.userId !== null && [t.member.id, t.admin.id].includes(r.userId))).toBe(true);
+  });
+
+  it('filters by kind, member, tool and inclusive date range', () => {
+    const { t } = seed();
+    const range = { from: '2026-11-01', to: '2026-11-20' };
+    const q = (extra: Record<string, string>) =>
+      queryAudit(db, t.id, filters({ ...range, ...extra })).rows.length;
+    expect(q({ kind: 'tool_call' })).toBe(3);
+    expect(q({ member: t.admin.id })).toBe(1);
+    expect(q({ tool: 'submit_keyword_search' })).toBe(2);
+    expect(q({ tool: 'submit_keyword_search', member: t.member.id })).toBe(1);
+    expect(queryAudit(db, t.id, filters({ from: '2026-11-02', to: '2026-11-03' })).rows).toHaveLength(2);
+    expect(queryAudit(db, t.id, filters({ from: '2026-11-03', to: '2026-11-03' })).rows).toHaveLength(1);
+  });
+
+  it('reports bad filter values per field', () => {
+    const { errors, filters: f } = parseAuditFilters({
+      kind: 'DROP TABLE',
+      from: '2026-02-30',
+      to: 'tomorrow',
+      page: '-3',
+    });
+    expect(Object.keys(errors).sort()).toEqual(['from', 'kind', 'to']);
+    expect(f).toMatchObject({ kind: null, from: null, to: null, page: 1 });
+    expect(parseAuditFilters({ from: '2026-11-05', to: '2026-11-01' }).errors.to).toMatch(/before/);
+  });
+
+  it('paginates newest first without overlap', () => {
+    const { t } = seed();
+    const range = { from: '2026-11-01', to: '2026-11-20' };
+    const p1 = queryAudit(db, t.id, filters({ ...range, page: '1' }), 3);
+    const p2 = queryAudit(db, t.id, filters({ ...range, page: '2' }), 3);
+    expect(p1.hasMore).toBe(true);
+    expect(p2.hasMore).toBe(false);
+    expect(p1.rows).toHaveLength(3);
+    expect(p2.rows).toHaveLength(1);
+    expect(p1.rows.map((r) => r.at)).toEqual([...p1.rows.map((r) => r.at)].sort((a, b) => b - a));
+    expect((p1.rows.at(-1)?.at ?? 0) >= (p2.rows[0]?.at ?? 0)).toBe(true);
+  });
+
+  it('exports CSV (RFC 4180, formula-safe) and JSON with the same filters', () => {
+    const { t } = seed();
+    db.insert(auditEvents)
+      .values({
+        at: Date.UTC(2026, 10, 6),
+        kind: 'team_renamed',
+        workspaceId: t.id,
+        userId: t.admin.id,
+        detail: JSON.stringify({ to: '=HYPERLINK("x")' }),
+      })
+      .run();
+    const rows = exportAudit(db, t.id, filters({ from: '2026-11-01', to: '2026-11-20' }));
+    const csv = auditCsv(rows);
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'time,id,at,kind,userId,userEmail,clientId,clientName,tool,status,durationMs,detail',
+    );
+    expect(lines).toHaveLength(rows.length + 1);
+    expect(lines[1]).toContain('team_renamed');
+    expect(lines[1]).toContain('"{""to"":""=HYPERLINK(\\""x\\"")""}"');
+    expect(lines[1]).toMatch(/^2026-11-06T00:00:00\.000Z,/);
+    const json = auditJson(rows);
+    expect(json[0]).toMatchObject({
+      kind: 'team_renamed',
+      detail: { to: '=HYPERLINK("x")' },
+      time: '2026-11-06T00:00:00.000Z',
+    });
+    expect(
+      exportAudit(db, t.id, filters({ kind: 'tool_call', from: '2026-11-01', to: '2026-11-20' })),
+    ).toHaveLength(3);
+    // A cell that starts like a formula is neutralised.
+    expect(auditCsv([{ ...rows[0], kind: '=1+1', detail: null } as never]).split('\r\n')[1]).toContain(
+      ",'=1+1,",
+    );
+  });
+});
+
+describe('audit retention', () => {
+  it('purgeExpired deletes audit rows older than the retention and keeps the rest', () => {
+    const now = Date.now();
+    const day = 24 * 3600 * 1000;
+    const marker = `retention-${now}`;
+    db.insert(auditEvents)
+      .values([
+        { at: now - 400 * day, kind: marker },
+        { at: now - 100 * day, kind: marker },
+        { at: now - day, kind: marker },
+      ])
+      .run();
+    const left = () => db.select().from(auditEvents).where(eq(auditEvents.kind, marker)).all().length;
+    const first = purgeExpired(db, now);
+    expect(first.auditEvents).toBeGreaterThanOrEqual(1);
+    expect(left()).toBe(2); // default 365 days
+    purgeExpired(db, now, { auditRetentionDays: 30 });
+    expect(left()).toBe(1);
+  });
+
+  it('AUDIT_RETENTION_DAYS defaults to 365 and refuses nonsense', () => {
+    const base = { SECRET_KEY: TEST_SECRET_KEY, DATABASE_PATH: '/tmp/unused/x.db' };
+    expect(loadConfig(base).auditRetentionDays).toBe(365);
+    expect(loadConfig({ ...base, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays).toBe(30);
+    expect(() => loadConfig({ ...base, AUDIT_RETENTION_DAYS: '0' })).toThrow(/AUDIT_RETENTION_DAYS/);
+    expect(() => loadConfig({ ...base, AUDIT_RETENTION_DAYS: 'forever' })).toThrow(/AUDIT_RETENTION_DAYS/);
+  });
+});
