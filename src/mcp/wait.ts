@@ -1,10 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { UpstreamError } from '../upstream/errors.js';
 import type { ProgressUpdate, ToolContext } from './tools/types.js';
 
 export type WaitOutcome<T> =
   | { kind: 'done'; record: T }
   | { kind: 'timeout'; record: T }
-  | { kind: 'cancelled'; record: T };
+  | { kind: 'cancelled'; record: T }
+  /** Reading the job's status failed (after the client's retries); the job itself may be fine. */
+  | { kind: 'unreadable'; record: T; error: unknown };
 
 export interface WaitSpec<T> {
   /** The record as created (or first read); polling starts after the first delay. */
@@ -42,7 +45,7 @@ export async function waitFor<T>(ctx: ToolContext, spec: WaitSpec<T>): Promise<W
       record = await spec.poll(ctx.signal);
     } catch (error) {
       if (ctx.signal.aborted) return { kind: 'cancelled', record };
-      throw error;
+      return { kind: 'unreadable', record, error };
     }
     ctx.progress(spec.progress(record));
   }
@@ -64,4 +67,19 @@ export function progressReporter(send: ((progress: number, message: string) => v
     lastMessage = message;
     send(value, message);
   };
+}
+
+/** Why a wait ended without the result, as the start of a sentence for `next_step`. */
+export function whyUnfinished(outcome: WaitOutcome<unknown>, what: string): string {
+  switch (outcome.kind) {
+    case 'cancelled':
+      return `The wait was cancelled; the ${what} keeps running.`;
+    case 'unreadable': {
+      const e = outcome.error;
+      const reason = e instanceof UpstreamError ? `${e.kind}${e.status ? ` ${e.status}` : ''}` : 'an error';
+      return `Reading the ${what}'s status failed (${reason}); it was created and may still be running.`;
+    }
+    default:
+      return `The wait limit was reached; the ${what} keeps running.`;
+  }
 }

@@ -212,6 +212,29 @@ describe('waiting', () => {
     await client.close();
   });
 
+  it('when its status cannot be read, a created search is still handed back with its id', async () => {
+    const { upstreamToken, client } = await session();
+    await h.control('PUT', '/faults', {
+      token: upstreamToken,
+      error_rate: 1,
+      error_status: 500,
+      path_prefix: '/api/iq/keyword_search/',
+    });
+    const result = await client.callTool({
+      name: 'submit_keyword_search',
+      arguments: { query: 'unreadable' },
+    });
+    expect(result.isError).toBeFalsy();
+    const s = result.structuredContent;
+    expect(s.completed).toBe(false);
+    expect(s.next_step).toMatch(
+      new RegExp(
+        `Reading the search's status failed \\(server 500\\).*get_keyword_search with search_id ${s.search_id}`,
+      ),
+    );
+    await client.close();
+  });
+
   it('a failed search is a completed result saying so', async () => {
     const { upstreamToken, client } = await session();
     await h.control('PUT', '/faults', { token: upstreamToken, fail_searches: true });

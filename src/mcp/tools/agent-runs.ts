@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RunRecord } from '../../upstream/schemas.js';
-import { waitFor } from '../wait.js';
+import { waitFor, whyUnfinished } from '../wait.js';
 import {
   compact,
   KEYWORD_PLATFORMS,
@@ -169,7 +169,7 @@ export const startAgentRun = defineTool({
     return runResult(
       outcome.record,
       include_html === true,
-      `The wait limit was reached; the run keeps going. Call get_agent_run with run_id ${created.id} later for the report.`,
+      `${whyUnfinished(outcome, 'run')} Call get_agent_run with run_id ${created.id} later for the report.`,
     );
   },
 });

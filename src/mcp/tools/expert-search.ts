@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ExpertSearchDetails } from '../../upstream/schemas.js';
-import { waitFor } from '../wait.js';
+import { waitFor, whyUnfinished } from '../wait.js';
 import { compact, pageArg, pendingFields, searchIdArg, truncationOutput } from './common.js';
 import { CREATE, defineTool, READ, type ToolDef, type ToolOutput } from './types.js';
 
@@ -73,10 +73,7 @@ export const submitExpertSearch = defineTool({
       maxWaitMs: ctx.options.searchMaxWaitMs,
     });
     if (outcome.kind === 'done') return expertResult(outcome.record, true);
-    const why =
-      outcome.kind === 'cancelled'
-        ? 'The wait was cancelled; the search keeps running.'
-        : 'The wait limit was reached; the search keeps running.';
+    const why = whyUnfinished(outcome, 'search');
     return expertResult(
       outcome.record,
       false,

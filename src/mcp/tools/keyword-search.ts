@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SearchDetails } from '../../upstream/schemas.js';
-import { waitFor } from '../wait.js';
+import { waitFor, whyUnfinished } from '../wait.js';
 import {
   compact,
   dateArg,
@@ -128,10 +128,7 @@ export async function waitForSearch(
     maxWaitMs: ctx.options.searchMaxWaitMs,
   });
   if (outcome.kind === 'done') return result(outcome.record, true);
-  const why =
-    outcome.kind === 'cancelled'
-      ? 'The wait was cancelled; the search keeps running.'
-      : 'The wait limit was reached; the search keeps running.';
+  const why = whyUnfinished(outcome, 'search');
   return result(outcome.record, false, `${why} Call ${getTool} with search_id ${id} later for the result.`);
 }
 
