@@ -39,6 +39,10 @@ function toClient(row: ClientRow): OAuthClient {
 /** A URL client_id (CIMD): https with a path (draft-ietf-oauth-client-id-metadata-document §3). */
 export function isUrlClientId(clientId: string): boolean {
   if (!clientId.startsWith('https://')) return false;
+  // §3: "MUST NOT contain single-dot or double-dot path segments". URL parsing removes them, so look
+  // at the raw path; otherwise `https://host/a/../b.json` would be fetched as `https://host/b.json`.
+  const rawPath = (clientId.slice('https://'.length).split(/[?#]/)[0] ?? '').replace(/^[^/]*/, '');
+  if (rawPath.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) return false;
   try {
     const url = new URL(clientId);
     return url.pathname !== '/' && !url.hash && !url.username && !url.password;
