@@ -360,6 +360,17 @@ describe('SSRF guard (CIMD draft §8, RFC 9700 §4.x)', () => {
     expect(hits.get('/client.json')).toBe(before);
   });
 
+  it('CIMD §3: a client_id URL with dot segments is not a metadata document URL, nothing fetched', async () => {
+    for (const path of ['/x/../dots.json', '/./dots.json', '/x/%2e%2e/dots.json']) {
+      const clientId = `${origin}${path}`;
+      serve('/dots.json', json({ ...doc('/dots.json'), client_id: clientId }));
+      const res = await browserGet(authorizeUrl(dev, { clientId, challenge: pkce().challenge }), user.cookie);
+      expect(res.status, path).toBe(400);
+      expect(hits.get('/dots.json'), path).toBe(0);
+      expect(storedClient(dev, clientId)).toBeUndefined();
+    }
+  });
+
   it('CIMD §3: a client_id URL with a fragment or credentials is not a metadata document URL', async () => {
     for (const clientId of [
       `${url('/client.json')}#frag`,
