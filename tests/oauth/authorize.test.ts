@@ -243,6 +243,18 @@ describe('errors sent back to the client carry state and iss (RFC 6749 §4.1.2.1
     expect(res.headers.get('location')?.startsWith('https://app.example.com/cb?')).toBe(true);
   });
 
+  it('RFC 6749 §4.1.2.1: an oversize state (> 2048 characters) → invalid_request, not echoed', async () => {
+    const res = await browserGet(
+      authorizeUrl(server, { clientId, challenge, state: 's'.repeat(3000) }),
+      user.cookie,
+    );
+    expect(res.status).toBe(302);
+    const params = callbackParams(res);
+    expect(params.get('error')).toBe('invalid_request');
+    expect(params.has('state')).toBe(false);
+    expect(params.get('iss')).toBe(server.config.publicUrl);
+  });
+
   it('RFC 6749 §4.1.2.1: without a state no state is returned', async () => {
     const res = await browserGet(authorizeUrl(server, { clientId, state: null }), user.cookie);
     expect(res.status).toBe(302);

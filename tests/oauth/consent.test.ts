@@ -201,6 +201,23 @@ describe('the decision (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207)', () => {
     expect(params.get('iss')).toBe(server.config.publicUrl);
   });
 
+  it('RFC 9700 §4.2.4: the redirect carrying the code has Referrer-Policy: no-referrer', async () => {
+    const c = await registerClient(server, {}, freshAddress());
+    const { page, decision } = await consent(
+      server,
+      user,
+      authorizeUrl(server, { clientId: c.client_id, challenge: pkce().challenge }),
+    );
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(decision?.headers.get('referrer-policy')).toBe('no-referrer');
+    const remembered = await browserGet(
+      authorizeUrl(server, { clientId: c.client_id, challenge: pkce().challenge }),
+      user.cookie,
+    );
+    expect(callbackParams(remembered).get('code')).toBeTruthy();
+    expect(remembered.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
   it('RFC 6749 §4.1.2.1 / RFC 9207 §2: Deny → access_denied with state and iss, no code', async () => {
     const p = pkce();
     const c = await registerClient(server, {}, freshAddress());
