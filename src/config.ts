@@ -37,6 +37,8 @@ export interface Config {
   allowedOrigins: string[];
   /** Audit rows older than this many days are purged by housekeeping. */
   auditRetentionDays: number;
+  /** METRICS_TOKEN: the bearer secret /metrics requires; null serves no /metrics at all (404). */
+  metricsToken: string | null;
 }
 
 export interface SecretKey {
@@ -57,7 +59,7 @@ export class ConfigError extends Error {
   }
 }
 
-const SECRET_VARIABLES = new Set(['SECRET_KEY', 'SECRET_KEY_PREVIOUS']);
+const SECRET_VARIABLES = new Set(['SECRET_KEY', 'SECRET_KEY_PREVIOUS', 'METRICS_TOKEN']);
 
 const port = (fallback: number) =>
   z
@@ -134,6 +136,13 @@ const schema = z.object({
     )
     .transform(Number),
   CIMD_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),
+  METRICS_TOKEN: z
+    .string()
+    .regex(
+      /^[\x21-\x7e]{32,256}$/,
+      'must be 32 to 256 visible ASCII characters (e.g. `openssl rand -hex 32`)',
+    )
+    .optional(),
   AUDIT_RETENTION_DAYS: z
     .string()
     .default('365')
@@ -234,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     allowedOrigins: e.ALLOWED_ORIGINS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    metricsToken: e.METRICS_TOKEN ?? null,
   };
 }
 

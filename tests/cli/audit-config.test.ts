@@ -102,8 +102,10 @@ describe('audit export', () => {
 describe('config', () => {
   it('prints the effective configuration with every secret masked', async () => {
     const previous = 'b'.repeat(64);
+    const metricsToken = 'm'.repeat(40);
     const r = await runCli(['config'], {
       ...ws.env,
+      METRICS_TOKEN: metricsToken,
       SECRET_KEY_PREVIOUS: previous,
       PUBLIC_URL: 'https://mcp.example.com',
       SIGNUP: 'invite',
@@ -124,6 +126,8 @@ describe('config', () => {
     ]);
     expect(r.stdout).not.toContain(TEST_SECRET_KEY);
     expect(r.stdout).not.toContain(previous);
+    expect(config.metricsToken).toBe('(set, hidden)');
+    expect(r.stdout).not.toContain(metricsToken);
     expect(r.stdout).not.toContain(Buffer.from(TEST_SECRET_KEY, 'hex').toString('base64'));
   });
 

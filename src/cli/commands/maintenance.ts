@@ -3,10 +3,10 @@ import { purgeExpired } from '../../oauth/housekeeping.js';
 import { SecretBox } from '../../security/secrets.js';
 import { CliError, type CliIo, withDatabase, writeLine } from '../context.js';
 
-/** The same purge the server runs every 15 minutes, on demand. */
+/** The same purge the server runs every 15 minutes (audit rows past AUDIT_RETENTION_DAYS included), on demand. */
 export async function purgeCommand(io: CliIo): Promise<void> {
-  await withDatabase(io, (db) => {
-    const counts = purgeExpired(db);
+  await withDatabase(io, (db, config) => {
+    const counts = purgeExpired(db, Date.now(), { auditRetentionDays: config.auditRetentionDays });
     for (const [what, n] of Object.entries(counts)) writeLine(io.stdout, `${what}: ${n}`);
   });
 }
