@@ -1,3 +1,4 @@
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
@@ -9,8 +10,8 @@ import { jsonError } from './http/errors.js';
 import { requestLog } from './http/request-log.js';
 import { limitBody, securityHeaders } from './http/security.js';
 import type { Logger } from './logger.js';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { mcpRoutes } from './mcp/route.js';
+import { metricsRoutes } from './metrics/route.js';
 import { oauthRoutes } from './oauth/routes.js';
 import type { SecretBox } from './security/secrets.js';
 import { accountRoutes } from './web/account.js';
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(requestLog(logger));
+  app.route('/', metricsRoutes({ token: config.metricsToken, db })); // before the routes it measures
   app.use(securityHeaders());
   app.use(limitBody(config.bodyLimitBytes));
   app.use(
