@@ -261,7 +261,7 @@ describe('malformed token requests (RFC 6749 §3.2, §5.2)', () => {
 });
 
 describe('concurrency and parallel grants (DESIGN §4)', () => {
-  it('RFC 6749 §4.1.2: 10 parallel exchanges of one code → exactly one 200, the rest invalid_grant, no 500', async () => {
+  it('RFC 6749 §4.1.2: 10 parallel exchanges of one code → exactly one 200, the rest invalid_grant (and revoking it), no 500', async () => {
     const { code, verifier } = await freshCode();
     const results = await Promise.all(
       Array.from({ length: 10 }, () => exchangeCode(server, { clientId, code, verifier })),
@@ -270,6 +270,10 @@ describe('concurrency and parallel grants (DESIGN §4)', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s >= 500)).toHaveLength(0);
     for (const r of results.filter((x) => x.status !== 200)) expect(r.body.error).toBe('invalid_grant');
+    // Each losing exchange is a replay of a used code, so it revokes what the code issued
+    // (RFC 6749 §4.1.2): a client that double-submits its exchange must authorize again.
+    const winner = results.find((r) => r.status === 200);
+    expect(await mcpStatus(server, winner?.body.access_token as string)).toBe(401);
   });
 
   it('DESIGN §4: re-authorizing a client never revokes the user’s other grants (both keep working)', async () => {
