@@ -122,6 +122,62 @@ describe.each([
   });
 });
 
+describe('client disconnects', () => {
+  it.each([
+    ['2026-07-28', true],
+    ['2025 era', false],
+  ])(
+    'a client that drops the connection mid-wait gets its agent run cancelled upstream (%s)',
+    async (_l, modern) => {
+      const upstreamToken = await h.credential({ speed: 'demo' });
+      const access = await h.token({ upstreamToken });
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      };
+      const controller = new AbortController();
+      const response = fetch(h.mcpUrl, {
+        method: 'POST',
+        signal: controller.signal,
+        headers: {
+          authorization: `Bearer ${access}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(modern
+            ? {
+                'mcp-protocol-version': '2026-07-28',
+                'mcp-method': 'tools/call',
+                'mcp-name': 'start_agent_run',
+              }
+            : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'start_agent_run',
+            arguments: { question: 'Dropped connection?' },
+            ...(modern ? { _meta: meta } : {}),
+          },
+        }),
+      }).then((r) => r.text());
+      await until(
+        () => record(upstreamToken),
+        (r) => r.runs.length === 1,
+      );
+      controller.abort();
+      await expect(response).rejects.toThrow();
+      const after = await until(
+        () => record(upstreamToken),
+        (r) => r.runs[0].status === 'failed',
+      );
+      expect(after.runs[0].status).toBe('failed');
+    },
+  );
+});
+
 describe('waiting', () => {
   it('past the wait limit a search returns its id and the tool to call later, not an error', async () => {
     const { upstreamToken, client } = await session();

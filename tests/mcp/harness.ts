@@ -32,7 +32,11 @@ export interface Harness {
   /** Every byte our server sent upstream (only with `captureUpstream`). */
   upstreamBytes(): string;
   /** A fresh sandbox credential (its own records, faults and request log). */
-  credential(body?: { credits?: number; producer?: boolean }): Promise<string>;
+  credential(body?: {
+    credits?: number;
+    producer?: boolean;
+    speed?: 'instant' | 'demo' | 'realistic';
+  }): Promise<string>;
   token(options: {
     upstreamToken: string | null;
     scopes?: readonly Scope[];
