@@ -79,7 +79,8 @@ export async function authenticateClient(
 
 function invalidClient(description: string, usedBasic: boolean): OAuthError & { challenge?: string } {
   const error = new OAuthError('invalid_client', description, 401) as OAuthError & { challenge?: string };
-  // RFC 6749 §5.2: with Basic, the 401 includes a WWW-Authenticate for that scheme.
-  error.challenge = usedBasic ? 'Basic realm="token"' : 'Bearer';
+  // RFC 6749 §5.2: when the client used Basic, the 401 carries a challenge for that scheme; otherwise
+  // there is no scheme to challenge with.
+  if (usedBasic) error.challenge = 'Basic realm="token"';
   return error;
 }

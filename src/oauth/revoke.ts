@@ -25,13 +25,8 @@ export function revokeRoutes(deps: OAuthDeps) {
     try {
       const form = await readForm(c);
       const token = required(form, 'token');
-      const hint = form.get('token_type_hint');
-      if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
-        throw new OAuthError(
-          'unsupported_token_type',
-          'token_type_hint must be access_token or refresh_token.',
-        );
-      }
+      // token_type_hint is only a hint (RFC 7009 §2.1): the lookup covers every kind of token, so an
+      // unknown or wrong hint changes nothing.
       const client = await authenticateClient(c, deps.db, form, clientLookup(deps, false));
       const row = deps.db
         .select({ token: oauthTokens, clientId: oauthGrants.clientId })

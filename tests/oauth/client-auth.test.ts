@@ -115,7 +115,7 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
     expect(res.headers.get('cache-control')).toContain('no-store');
   });
 
-  it('RFC 6749 §5.2: a wrong secret in the body → 401 invalid_client', async () => {
+  it('RFC 6749 §5.2: a wrong secret in the body → 401 invalid_client, without a challenge for a scheme it did not use', async () => {
     const client = await clientWith('client_secret_post');
     const { code, verifier } = await codeFor(client.id);
     const res = await tokenRequest(server, {
@@ -123,6 +123,7 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
       client_id: client.id,
       client_secret: 'sim_cs_wrong',
     });
+    expect(res.headers.get('www-authenticate')).toBeNull();
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
   });

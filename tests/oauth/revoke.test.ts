@@ -74,6 +74,17 @@ describe('token revocation (RFC 7009)', () => {
     expect(await mcpStatus(server, g.accessToken)).toBe(401);
   });
 
+  it('RFC 7009 §2.1: an unknown token_type_hint value is ignored, the token is still revoked', async () => {
+    const g = await grantForClient(server, user, clientId);
+    const res = await revokeRequest(server, {
+      token: g.accessToken,
+      token_type_hint: 'id_token',
+      client_id: clientId,
+    });
+    expect(res.status).toBe(200);
+    expect(await mcpStatus(server, g.accessToken)).toBe(401);
+  });
+
   it('RFC 7009 §2.2: an unknown token → 200', async () => {
     const res = await revokeRequest(server, { token: 'sim_rt_never_issued', client_id: clientId });
     expect(res.status).toBe(200);
