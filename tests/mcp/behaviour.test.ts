@@ -455,6 +455,31 @@ describe('scopes', () => {
   });
 });
 
+describe('scopes over raw HTTP', () => {
+  it('a tools/call outside the grant is HTTP 403 insufficient_scope, before any upstream call', async () => {
+    const upstreamToken = await h.credential();
+    const access = await h.token({ upstreamToken, scopes: ['searches:read'] });
+    const res = await fetch(h.mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${access}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'start_agent_run', arguments: { question: 'not allowed' } },
+      }),
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toMatch(/insufficient_scope.*agent:write/);
+    await res.text();
+    expect(await requests(upstreamToken)).toEqual([]);
+  });
+});
+
 describe('result shaping', () => {
   it('caps a large result, reports what was cut, and marks posts as untrusted', async () => {
     const { client } = await session();

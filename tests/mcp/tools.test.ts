@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
+import { ALL_TOOLS, requiredScopeForTool, TOOL_SUMMARIES } from '../../src/mcp/tools/index.js';
 import {
   type AnyClient,
   connectV1,
@@ -300,6 +300,13 @@ describe('the catalog', () => {
     for (const tool of ALL_TOOLS) {
       const write = !tool.annotations.readOnlyHint;
       expect(tool.scope.endsWith(write ? ':write' : ':read'), tool.name).toBe(true);
+      expect(requiredScopeForTool(tool.name)).toBe(tool.scope);
     }
+    expect(requiredScopeForTool('submit_keyword_search')).toBe('searches:write');
+    expect(requiredScopeForTool('usage')).toBe('account:read');
+    expect(requiredScopeForTool('update_integration_setup')).toBe('account:write');
+    expect(requiredScopeForTool('no_such_tool')).toBeUndefined();
+    expect(TOOL_SUMMARIES.map((t) => t.name)).toEqual(EXPECTED);
+    for (const t of TOOL_SUMMARIES) expect(t.summary).toMatch(/^[A-Z].{20,140}\.$/);
   });
 });
