@@ -1,5 +1,6 @@
 import type { Db } from '../db/client.js';
 import { auditEvents } from '../db/schema/index.js';
+import { metrics } from '../metrics/index.js';
 
 /** Account and credential events of the audit trail (never passwords, tokens or session ids). */
 export type AccountEventKind =
@@ -24,6 +25,7 @@ export function recordAccountEvent(
   },
   now = Date.now(),
 ): void {
+  metrics.countAccountEvent(event.kind);
   db.insert(auditEvents)
     .values({
       at: now,

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
+import { metrics } from '../metrics/index.js';
 
 export interface ToolCallAudit {
   userId: string | null;
@@ -21,6 +22,7 @@ export interface ToolCallAudit {
 export function toolCallAuditor(db: Db, logger: Logger): (event: ToolCallAudit) => void {
   let insert: Statement<unknown[]> | null = null;
   return (event) => {
+    metrics.toolCalls.labels(event.tool, event.status).inc();
     try {
       insert ??= db.$client.prepare<unknown[]>(
         `INSERT INTO audit_events (at, kind, workspace_id, user_id, client_id, tool, status, duration_ms, detail)

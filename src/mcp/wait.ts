@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { metrics } from '../metrics/index.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { ProgressUpdate, ToolContext } from './tools/types.js';
 
@@ -25,7 +26,10 @@ export interface WaitSpec<T> {
  * at `pollInitialMs` and doubling up to `pollMaxMs`. Only the latest record is held. Stops on the
  * call's abort signal (client cancelled or disconnected) and at `maxWaitMs`.
  */
-export async function waitFor<T>(ctx: ToolContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
+export function waitFor<T>(ctx: ToolContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
+  return metrics.trackWaiting(waitLoop(ctx, spec));
+}
+async function waitLoop<T>(ctx: ToolContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
   const started = Date.now();
   const deadline = started + spec.maxWaitMs;
   let record = spec.initial;

@@ -7,3 +7,9 @@ export const signInFailures = new Counter({
   labelNames: ['reason'] as const,
   registers: [registry],
 });
+
+/** Counts the account events that are sign-in failures; called for every account event. */
+export function countAccountEvent(kind: string): void {
+  if (kind === 'sign_in_failed') signInFailures.labels('invalid').inc();
+  else if (kind === 'sign_in_throttled') signInFailures.labels('throttled').inc();
+}

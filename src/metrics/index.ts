@@ -1,7 +1,7 @@
-import { signInFailures } from './accounts.js';
+import { countAccountEvent, signInFailures } from './accounts.js';
 import { httpRequestDuration, httpRequests } from './http.js';
 import { clientRegistrations, refreshes, refreshReuseDetections, tokensIssued } from './oauth.js';
-import { toolCalls, waitingCalls } from './tools.js';
+import { toolCalls, trackWaiting, waitingCalls } from './tools.js';
 import { observeUpstream, upstreamRequestDuration } from './upstream.js';
 
 /**
@@ -13,6 +13,7 @@ export const metrics = {
   httpRequestDuration,
   toolCalls,
   waitingCalls,
+  trackWaiting,
   upstreamRequestDuration,
   observeUpstream,
   tokensIssued,
@@ -20,4 +21,5 @@ export const metrics = {
   refreshReuseDetections,
   clientRegistrations,
   signInFailures,
+  countAccountEvent,
 };

@@ -1,12 +1,9 @@
 import { Counter, Gauge } from 'prom-client';
 import { registry } from './registry.js';
 
-/** Outcomes of a tool call: a result, an isError result (upstream refused, bad input), a handle returned after the wait, or a throw. */
-export type ToolOutcome = 'ok' | 'error' | 'pending' | 'cancelled' | 'exception';
-
 export const toolCalls = new Counter({
   name: 'mcp_tool_calls_total',
-  help: 'MCP tool calls, by tool and outcome (ok, error, pending, cancelled, exception).',
+  help: 'MCP tool calls, by tool and outcome: the audit status (ok, invalid, refused, cancelled, error, or the upstream HTTP status).',
   labelNames: ['tool', 'outcome'] as const,
   registers: [registry],
 });
@@ -16,3 +13,13 @@ export const waitingCalls = new Gauge({
   help: 'Tool calls in flight that are waiting for an upstream search or agent run to finish.',
   registers: [registry],
 });
+
+/** Counts `wait` in mcp_waiting_calls while it runs. */
+export async function trackWaiting<T>(wait: Promise<T>): Promise<T> {
+  waitingCalls.inc();
+  try {
+    return await wait;
+  } finally {
+    waitingCalls.dec();
+  }
+}

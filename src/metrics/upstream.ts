@@ -3,17 +3,16 @@ import { LATENCY_BUCKETS, registry } from './registry.js';
 
 export const upstreamRequestDuration = new Histogram({
   name: 'upstream_request_duration_seconds',
-  help: 'Calls to the upstream API, by host and status (HTTP status, or timeout / network_error).',
+  help: 'Calls to the upstream API (each attempt), by host (search, agent) and HTTP status or failure kind (timeout, network, aborted).',
   labelNames: ['host', 'status'] as const,
   buckets: LATENCY_BUCKETS,
   registers: [registry],
 });
 
-/** Records one upstream call; `host` is the configured host (bounded: two of them), never a full URL. */
-export function observeUpstream(
-  host: string,
-  status: number | 'timeout' | 'network_error',
-  seconds: number,
-): void {
+/**
+ * Records one upstream attempt. `host` is which upstream (search, agent), never a URL; `status` the
+ * HTTP status or the failure kind (timeout, network, aborted, …): both bounded sets.
+ */
+export function observeUpstream(host: string, status: number | string, seconds: number): void {
   upstreamRequestDuration.labels(host, String(status)).observe(seconds);
 }

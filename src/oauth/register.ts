@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../http/env.js';
+import { metrics } from '../metrics/index.js';
 import { RateLimiter } from '../security/rate-limit.js';
 import { clientIp } from '../web/client-ip.js';
 import { clientMetadataSchema, describeMetadataError } from './clients/metadata-schema.js';
@@ -65,6 +66,7 @@ export function registerRoutes(deps: OAuthDeps) {
         );
       }
       const { client, secret, issuedAt, metadata, grantTypes } = registerDynamicClient(deps.db, parsed.data);
+      metrics.clientRegistrations.labels('dcr').inc();
       deps.logger.info({ clientId: client.clientId, clientName: client.clientName }, 'client registered');
       return c.json(
         {

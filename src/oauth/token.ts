@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../http/env.js';
+import { metrics } from '../metrics/index.js';
 import { authenticateClient } from './client-auth.js';
 import { touchClient } from './clients/repository.js';
 import type { OAuthClient } from './clients/types.js';
@@ -38,6 +39,7 @@ export function tokenRoutes(deps: OAuthDeps) {
           : grantType === 'refresh_token'
             ? refresh(deps, client, form)
             : unsupported(grantType);
+      metrics.tokensIssued.labels(grantType).inc();
       return c.json(tokens, 200, NO_STORE);
     } catch (error) {
       if (error instanceof OAuthError) {
@@ -124,6 +126,8 @@ function refresh(deps: OAuthDeps, client: OAuthClient, form: Map<string, string>
     );
   }
   const outcome = refreshGrant(deps.db, token, client.clientId, form.get('scope'), accessTtlMs(deps));
+  metrics.refreshes.labels(outcome.ok ? 'ok' : outcome.reason).inc();
+  if (!outcome.ok && outcome.reason === 'reused') metrics.refreshReuseDetections.inc();
   if (outcome.ok) return outcome.tokens;
   if (outcome.reason === 'scope') {
     throw new OAuthError('invalid_scope', 'A refresh cannot add scopes that were not granted.');

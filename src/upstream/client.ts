@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
+import { metrics } from '../metrics/index.js';
 import { creditsFromBody, detailFromBody, kindForStatus, parseRetryAfter, UpstreamError } from './errors.js';
 import * as s from './schemas.js';
 
@@ -397,6 +398,7 @@ export class UpstreamClient {
       try {
         const response = await this.attempt(url, spec, headers, body);
         const ms = Math.round(performance.now() - started);
+        metrics.observeUpstream(spec.host, response.status, ms / 1000);
         this.logger?.debug(
           { upstream: spec.host, method: spec.method, path: spec.path, status: response.status, ms, attempt },
           'upstream call',
@@ -406,6 +408,7 @@ export class UpstreamClient {
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         failure = error;
+        metrics.observeUpstream(spec.host, error.kind, (performance.now() - started) / 1000);
         this.logger?.debug(
           { upstream: spec.host, method: spec.method, path: spec.path, error: error.kind, attempt },
           'upstream call failed',

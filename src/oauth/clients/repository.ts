@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { oauthClients } from '../../db/schema/index.js';
+import { metrics } from '../../metrics/index.js';
 import { hashToken, newToken } from '../../security/tokens.js';
 import { OAuthError } from '../errors.js';
 import { CimdFetchError, type CimdFetchOptions, fetchClientMetadataDocument } from './cimd-fetch.js';
@@ -152,6 +153,7 @@ async function fetchAndStoreDocument(db: Db, clientId: string, options: CimdFetc
     );
   }
   const ttl = Math.min(CIMD_MAX_TTL_S, Math.max(CIMD_MIN_TTL_S, fetched.maxAgeSeconds ?? CIMD_DEFAULT_TTL_S));
+  metrics.clientRegistrations.labels('cimd').inc();
   const values = {
     kind: 'cimd' as const,
     secretHash: null,
