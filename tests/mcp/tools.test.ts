@@ -183,7 +183,13 @@ describe.each([
   });
 
   it('agent run tools', async () => {
-    const started = await call('start_agent_run', { question: 'What are people saying about heat pumps?' });
+    const started = await call('start_agent_run', {
+      question: 'What are people saying about heat pumps?',
+      mode: 'monitoring',
+      time_window: '30d',
+      available_credits: 2,
+      metadata: { ticket: 'T-1' },
+    });
     const run = started.structuredContent;
     expect(run.completed).toBe(true);
     expect(run.status).toBe('completed');
@@ -192,6 +198,7 @@ describe.each([
     const upstreamRun = (await record()).runs.find((r: Json) => r.id === run.run_id);
     expect(upstreamRun.status).toBe('completed');
     expect(upstreamRun.service_user_id).toBe('analyst-1');
+    expect([upstreamRun.mode, upstreamRun.time_window]).toEqual(['monitoring', '30d']);
     expect(run.result.report_markdown).toBe(upstreamRun.result.report_markdown);
 
     const withHtml = await call('get_agent_run', { run_id: run.run_id, include_html: true });

@@ -132,6 +132,10 @@ export const startAgentRun = defineTool({
     platforms: platformsArg.optional(),
     max_post: maxPostArg('per platform per internal search').optional(),
     parent_run_id: uuidArg('earlier run this one follows up on').optional(),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Free-form JSON object stored with the run (e.g. your own reference ids).'),
     include_html: includeHtmlArg.optional(),
   }),
   output: runOutput,
