@@ -1,4 +1,5 @@
 import { countAccountEvent, signInFailures } from './accounts.js';
+import { databaseSize } from './database.js';
 import { httpRequestDuration, httpRequests } from './http.js';
 import { clientRegistrations, refreshes, refreshReuseDetections, tokensIssued } from './oauth.js';
 import { toolCalls, trackWaiting, waitingCalls } from './tools.js';
@@ -22,4 +23,5 @@ export const metrics = {
   clientRegistrations,
   signInFailures,
   countAccountEvent,
+  databaseSize,
 };
