@@ -17,6 +17,7 @@ import type { SecretBox } from './security/secrets.js';
 import { accountRoutes } from './web/account.js';
 import { homeRoutes } from './web/home.js';
 import { sessionMiddleware } from './web/session.js';
+import { teamRoutes } from './web/teams.js';
 
 /** Everything the app needs from the process; built by main.ts (or a test). */
 export interface AppDeps {
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route('/', homeRoutes({ publicUrl: config.publicUrl, sandboxMode: config.sandboxMode, tools: [] }));
   app.route('/', accountRoutes(deps));
+  app.route('/', teamRoutes(deps));
 
   app.notFound((c) => jsonError(c, 404, 'not_found', `Nothing is served at ${c.req.path}.`));
   app.onError((error, c) => {

@@ -43,6 +43,7 @@ export function AccountPage(props: {
               <th scope="col">Workspace</th>
               <th scope="col">Your role</th>
               <th scope="col">API credentials</th>
+              <th scope="col">Manage</th>
             </tr>
           </thead>
           <tbody>
@@ -58,11 +59,20 @@ export function AccountPage(props: {
                     {w.hasCredential ? 'Linked — manage' : 'Not linked — link credentials'}
                   </a>
                 </td>
+                <td>
+                  <a href={`/workspaces/${encodeURIComponent(w.id)}`} aria-label={`Manage ${w.name}`}>
+                    {w.kind === 'team' ? 'Team and members' : 'Workspace'}
+                  </a>
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      <p class="actions">
+        <a href="/workspaces/new">Create a team</a>
+        <a href="/account/apps">Connected apps</a>
+      </p>
       <h2>Sessions</h2>
       <p class="muted">
         Signed in on a device you no longer use? End every session, this one included. Connected AI clients

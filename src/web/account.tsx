@@ -325,9 +325,14 @@ export function accountRoutes(deps: AccountRoutesDeps) {
   app.get('/account', (c) => {
     const user = requireUser(c);
     if (user instanceof Response) return user;
+    const done = c.req.query('done');
     const notice = c.req.query('welcome')
       ? 'Your account is ready. Next, link your API credentials so your AI clients can use the tools.'
-      : null;
+      : done === 'team_deleted'
+        ? 'Team deleted.'
+        : done === 'left_team'
+          ? 'You left the team. Your connected apps there were disconnected.'
+          : null;
     return page(
       c,
       <AccountPage c={c} user={user} workspaces={listWorkspacesForUser(db, user.id)} notice={notice} />,

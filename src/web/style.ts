@@ -58,6 +58,12 @@ td { overflow-wrap: anywhere; }
 .workspace-picker select { width: auto; max-width: 100%; }
 form.sandbox { margin-top: 1.25rem; }
 form.sandbox p { margin: 0; flex-basis: 100%; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .9rem .8rem; }
+legend { font-weight: 600; padding: 0 .25rem; }
+label.check { display: block; font-weight: 400; margin: .3rem 0; }
+td form { margin: .2rem 0; }
 @media (max-width: 30rem) { dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: .4rem; }
   form.stack button, .actions button { width: 100%; } }
 `;

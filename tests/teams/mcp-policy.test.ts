@@ -1,0 +1,243 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  defaultUpstreamUserId,
+  removeUpstreamCredential,
+  saveUpstreamCredential,
+} from '../../src/accounts/credentials.js';
+import { createUser } from '../../src/accounts/users.js';
+import { auditEvents } from '../../src/db/schema/index.js';
+import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
+import { SCOPES } from '../../src/oauth/scopes.js';
+import { acceptInvite, createInvite } from '../../src/teams/invites.js';
+import { createTeam, removeMember, setMemberPolicy } from '../../src/teams/teams.js';
+import { writesThisMonth } from '../../src/teams/write-cap.js';
+import { type AnyClient, connectV2, textOf } from '../mcp/harness.js';
+import { type Json, startTeamServer, type TeamServer } from './team-server.js';
+
+/**
+ * Team policy on the tool call path, with the real catalog, bearer check and sandbox: the member's own
+ * upstream user id, the monthly write cap (refused before any upstream call), ids of another
+ * workspace's runs, an unlinked credential, a lowered ceiling and removal.
+ */
+let ts: TeamServer;
+let teamId: string;
+let teamToken: string;
+let admin: { id: string };
+let member: { id: string };
+let outsider: { id: string; workspaceId: string; token: string };
+let client: AnyClient;
+let accessToken: string;
+
+async function user(label: string) {
+  const created = await createUser(ts.server.db, {
+    email: `${label}-${process.pid}-${Date.now()}@example.com`,
+    password: 'correct horse battery staple',
+  });
+  if (!created.ok) throw new Error(created.reason);
+  return { id: created.user.id, workspaceId: created.personalWorkspaceId };
+}
+
+function grant(userId: string, workspaceId: string) {
+  const { db, config } = ts.server;
+  const code = createAuthorizationCode(db, {
+    clientId: 'team-test-client',
+    userId,
+    workspaceId,
+    redirectUri: 'http://localhost/callback',
+    codeChallenge: 'x'.repeat(43),
+    scopes: SCOPES,
+    resource: config.resourceUrl,
+  });
+  const row = findCode(db, code);
+  if (!row || !claimCode(db, row.codeHash)) throw new Error('code');
+  return issueGrantForCode(db, row, 3600_000).access_token;
+}
+
+function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T {
+  if (!outcome.ok) throw new Error(outcome.message);
+  return outcome.value;
+}
+
+/** A raw tools/call, to see the HTTP status the bearer and scope checks answer with. */
+function rawCall(token: string, name: string, args: Record<string, unknown> = {}) {
+  return fetch(ts.mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+}
+
+const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
+
+beforeAll(async () => {
+  ts = await startTeamServer();
+  const { db, secrets } = ts.server;
+  admin = await user('admin');
+  member = await user('member');
+  const o = await user('outsider');
+  teamId = ok(createTeam(db, admin.id, 'Policy Team'));
+  teamToken = (await ts.control('POST', '/credentials', { credits: 1000, producer: true })).token;
+  saveUpstreamCredential(db, secrets, {
+    workspaceId: teamId,
+    linkedBy: admin.id,
+    token: teamToken,
+    upstreamUserId: 'team-admin',
+    verifiedAt: Date.now(),
+  });
+  const invite = ok(createInvite(db, teamId, admin.id, { role: 'member', maxUses: '1', expiresInDays: '1' }));
+  ok(acceptInvite(db, invite.token, teamId, member.id));
+  const outsiderToken = (await ts.control('POST', '/credentials', { credits: 1000 })).token;
+  saveUpstreamCredential(db, secrets, {
+    workspaceId: o.workspaceId,
+    linkedBy: o.id,
+    token: outsiderToken,
+    upstreamUserId: 'outsider',
+    verifiedAt: Date.now(),
+  });
+  outsider = { ...o, token: outsiderToken };
+  accessToken = grant(member.id, teamId);
+  client = await connectV2(ts.mcpUrl, accessToken);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await ts?.close();
+});
+
+describe('a team member’s tool calls', () => {
+  it('reach the sandbox with the team token and the member’s own default user id', async () => {
+    const result = await client.callTool({ name: 'get_keyword_searches', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    const log = await ts.requests(teamToken);
+    expect(log.length).toBeGreaterThan(0);
+    expect(log.at(-1)?.user_id).toBe(defaultUpstreamUserId(member.id));
+    expect(log.at(-1)?.user_id).not.toBe('team-admin');
+  });
+
+  it('carry the user id an admin sets, from the next call', async () => {
+    ok(
+      setMemberPolicy(ts.server.db, teamId, admin.id, member.id, {
+        upstreamUserId: 'analyst-42',
+        maxScopes: [...SCOPES],
+        monthlyWriteCap: '',
+      }),
+    );
+    await client.callTool({ name: 'get_keyword_searches', arguments: {} });
+    expect((await ts.requests(teamToken)).at(-1)?.user_id).toBe('analyst-42');
+  });
+
+  it('stop at the monthly write cap before any upstream call, with a sentence', async () => {
+    const { db } = ts.server;
+    const first = await client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
+    expect(first.isError).toBeFalsy();
+    const used = writesThisMonth(db, teamId, member.id);
+    expect(used).toBeGreaterThanOrEqual(1);
+    ok(
+      setMemberPolicy(db, teamId, admin.id, member.id, {
+        upstreamUserId: 'analyst-42',
+        maxScopes: [...SCOPES],
+        monthlyWriteCap: String(used),
+      }),
+    );
+    const before = (await ts.requests(teamToken)).length;
+    const capped = await client.callTool({
+      name: 'start_agent_run',
+      arguments: { question: 'What do people say about heat pumps?' },
+    });
+    expect(capped.isError).toBe(true);
+    expect(textOf(capped)).toMatch(
+      /^Monthly limit reached: a workspace admin allows you \d+ credit-spending calls? per month/,
+    );
+    expect(textOf(capped)).toContain('start_agent_run was not sent upstream');
+    expect((await ts.requests(teamToken)).length).toBe(before);
+    const row = db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.userId, member.id), eq(auditEvents.tool, 'start_agent_run')))
+      .all()
+      .at(-1);
+    expect(row?.status).toBe('refused');
+    // Reads still go through; raising the cap lets writes through again.
+    expect((await client.callTool({ name: 'get_keyword_searches', arguments: {} })).isError).toBeFalsy();
+    ok(
+      setMemberPolicy(db, teamId, admin.id, member.id, {
+        upstreamUserId: 'analyst-42',
+        maxScopes: [...SCOPES],
+        monthlyWriteCap: '',
+      }),
+    );
+    expect((await client.callTool({ name: 'submit_keyword_search', arguments: SEARCH })).isError).toBeFalsy();
+  });
+
+  it('cannot reach another workspace’s run: upstream answers 404 since runs belong to the credential', async () => {
+    const outsiderClient = await connectV2(ts.mcpUrl, grant(outsider.id, outsider.workspaceId));
+    const started = await outsiderClient.callTool({
+      name: 'start_agent_run',
+      arguments: { question: 'Outsider question?' },
+    });
+    await outsiderClient.close();
+    expect(started.isError).toBeFalsy();
+    const runId = (started.structuredContent as Json).run_id as string;
+    expect(runId).toBeTruthy();
+    const result = await client.callTool({ name: 'get_agent_run', arguments: { run_id: runId } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/404/);
+    const last = (await ts.requests(teamToken)).at(-1);
+    expect(last?.status).toBe(404);
+    expect(last?.path).toContain(runId);
+  });
+
+  it('are limited by a lowered ceiling from the next call: tools/list shrinks, a write call gets 403', async () => {
+    const { db } = ts.server;
+    ok(
+      setMemberPolicy(db, teamId, admin.id, member.id, {
+        upstreamUserId: 'analyst-42',
+        maxScopes: ['searches:read', 'agent:read', 'account:read'],
+        monthlyWriteCap: '',
+      }),
+    );
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('get_keyword_searches');
+    expect(names).not.toContain('submit_keyword_search');
+    const res = await rawCall(accessToken, 'submit_keyword_search', SEARCH);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
+    ok(
+      setMemberPolicy(db, teamId, admin.id, member.id, {
+        upstreamUserId: 'analyst-42',
+        maxScopes: [...SCOPES],
+        monthlyWriteCap: '',
+      }),
+    );
+  });
+
+  it('get a clear tool error, and no upstream call, once the credential is unlinked', async () => {
+    const { db, secrets } = ts.server;
+    const before = (await ts.requests(teamToken)).length;
+    removeUpstreamCredential(db, teamId, admin.id);
+    const result = await client.callTool({ name: 'get_keyword_searches', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/No upstream API credentials are linked to this workspace/);
+    expect((await ts.requests(teamToken)).length).toBe(before);
+    saveUpstreamCredential(db, secrets, {
+      workspaceId: teamId,
+      linkedBy: admin.id,
+      token: teamToken,
+      upstreamUserId: 'team-admin',
+      verifiedAt: Date.now(),
+    });
+  });
+
+  it('are refused with 401 once the member is removed', async () => {
+    expect((await rawCall(accessToken, 'get_keyword_searches')).status).not.toBe(401);
+    ok(removeMember(ts.server.db, teamId, admin.id, member.id));
+    const res = await rawCall(accessToken, 'get_keyword_searches');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/invalid_token/);
+  });
+});
