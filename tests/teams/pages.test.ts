@@ -526,3 +526,56 @@ describe('audit and usage pages', () => {
     expect(owner.browser.lastHtml).toContain('could not be fetched just now');
   });
 });
+
+describe('SIGNUP=invite', () => {
+  let closed: TeamServer;
+  beforeAll(async () => {
+    closed = await startTeamServer({ SIGNUP: 'invite' });
+  });
+  afterAll(async () => {
+    await closed?.close();
+  });
+
+  it('a team invite link lets a new person sign up and join; without one, or with a forged one, sign-up is refused', async () => {
+    const created = await createUser(closed.server.db, {
+      email: `owner-invite-mode-${Date.now()}@example.com`,
+      password: PASSWORD,
+    });
+    if (!created.ok) throw new Error(created.reason);
+    const owner = new FormClient(closed.url);
+    owner.cookies.set(
+      cookiePolicy(closed.server.config).sessionName,
+      createSession(closed.server.db, created.user.id, 'test'),
+    );
+    await owner.get('/workspaces/new');
+    const made = await owner.post('/workspaces', { name: 'Invite Only' });
+    const teamId = decodeURIComponent(
+      (made.headers.get('location') ?? '').split('/')[2]?.split('?')[0] ?? '',
+    );
+    await owner.get(`/workspaces/${teamId}`);
+    const res = await owner.post(`/workspaces/${teamId}/invites`, {
+      role: 'member',
+      max_uses: '1',
+      expires_in_days: '1',
+    });
+    const token = /token=(sim_iv_[A-Za-z0-9_-]+)/.exec(await res.text())?.[1] as string;
+
+    const stranger = new FormClient(closed.url);
+    expect((await stranger.get('/sign-up')).status).toBe(403);
+    expect((await stranger.get('/sign-up?invite=sim_iv_forged')).status).toBe(403);
+
+    const invited = new FormClient(closed.url);
+    expect((await invited.get(`/sign-up?invite=${token}`)).status).toBe(200);
+    const email = `invite-mode-${Date.now()}@example.com`;
+    const signedUp = await invited.post('/sign-up', { email, password: PASSWORD, invite: token });
+    expect(signedUp.status).toBe(303);
+    const joined = closed.server.db.$client
+      .prepare(
+        'SELECT m.role FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE u.email = ? AND m.workspace_id = ?',
+      )
+      .get(email, teamId) as { role: string } | undefined;
+    expect(joined?.role).toBe('member');
+    // Used up: the next person is refused.
+    expect((await new FormClient(closed.url).get(`/sign-up?invite=${token}`)).status).toBe(403);
+  });
+});
