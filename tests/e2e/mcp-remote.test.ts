@@ -161,7 +161,7 @@ describe('mcp-remote (npm) as the client', () => {
     const listed = await response(2);
     const viaRemote = listed.error
       ? { error: (listed.error as { code: number }).code }
-      : { tools: (listed.result?.tools as Array<{ name: string }>).map((t) => t.name).sort() };
+      : { tools: (listed.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name).sort() };
 
     // mcp-remote relays exactly what /mcp answers a tools/list with a token for every scope (what
     // mcp-remote asked for): the tool catalog once app.ts mounts it; today's placeholder server has no
@@ -177,7 +177,7 @@ describe('mcp-remote (npm) as the client', () => {
     const body = JSON.parse(/^data: (.+)$/m.exec(text)?.[1] ?? text) as typeof listed;
     const expected = body.error
       ? { error: (body.error as { code: number }).code }
-      : { tools: (body.result?.tools as Array<{ name: string }>).map((t) => t.name).sort() };
+      : { tools: (body.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name).sort() };
     expect(viaRemote).toEqual(expected);
     const advertised = init.result?.capabilities as { tools?: unknown } | undefined;
     if (advertised?.tools) expect(viaRemote.tools?.length).toBeGreaterThan(0);
