@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
 import { Counter, Histogram } from 'prom-client';
 import { LATENCY_BUCKETS, registry } from './registry.js';
 
@@ -21,7 +22,7 @@ export const httpRequestDuration = new Histogram({
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /**
- * Counts and times every request under its matched route pattern (`c.req.routePath`, e.g.
+ * Counts and times every request under its matched route pattern (`routePath(c)`, e.g.
  * `/oauth/clients/:id`), never the raw path: raw paths are unbounded (ids, probes for random URLs) and
  * every distinct label value lives in memory forever. Unmatched requests fall under the catch-all
  * pattern of this middleware (`/*`).
@@ -33,8 +34,9 @@ export function httpMetrics(): MiddlewareHandler {
       await next();
     } finally {
       const method = METHODS.has(c.req.method) ? c.req.method : 'OTHER';
-      // After next(), routePath names the route of the handler that answered.
-      const route = c.req.routePath;
+      // After next(), the current route index is the handler that answered: its pattern, not the
+      // path. (hono/route's routePath is what the deprecated c.req.routePath returns.)
+      const route = routePath(c);
       httpRequests.labels(method, route, String(c.res.status)).inc();
       httpRequestDuration.labels(method, route).observe((performance.now() - started) / 1000);
     }
