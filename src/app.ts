@@ -1,4 +1,3 @@
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
@@ -10,7 +9,9 @@ import { jsonError } from './http/errors.js';
 import { requestLog } from './http/request-log.js';
 import { limitBody, securityHeaders } from './http/security.js';
 import type { Logger } from './logger.js';
+import { createMcpHttpHandler, type McpHandlerOptions } from './mcp/handler.js';
 import { mcpRoutes } from './mcp/route.js';
+import { requiredScopeForTool, TOOL_SUMMARIES } from './mcp/tools/index.js';
 import { metricsRoutes } from './metrics/route.js';
 import { oauthRoutes } from './oauth/routes.js';
 import type { SecretBox } from './security/secrets.js';
@@ -29,10 +30,18 @@ export interface AppDeps {
   upstream: { searchUrl: string; agentUrl: string };
   /** Extra CA certificates trusted when fetching client metadata documents (tests). */
   cimdCa?: string;
+  /** Overrides of the tool layer's waits and polling (tests use short ones). */
+  mcpOptions?: McpHandlerOptions;
+}
+
+export interface App {
+  app: Hono<AppEnv>;
+  /** Ends what outlives requests (waiting tool calls); the HTTP server is closed by its owner. */
+  close(): Promise<void>;
 }
 
 /** The composition root: the only place that knows every part. */
-export function createApp(deps: AppDeps): Hono<AppEnv> {
+export function createApp(deps: AppDeps): App {
   const { config, db, logger } = deps;
   const app = new Hono<AppEnv>();
 
@@ -78,20 +87,22 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       cimd: { allowPrivateHosts: config.oauth.cimdAllowPrivateHosts, ca: deps.cimdCa },
     }),
   );
-  // Until the tool catalog lands, /mcp serves a protected server with no tools.
-  const mcpHandler = createMcpHandler(() => new McpServer({ name: 'social-intel-mcp', version: '0.1.0' }));
+  const mcp = createMcpHttpHandler(
+    { config, db, logger, upstream: deps.upstream },
+    {
+      searchMaxWaitMs: config.mcp.searchMaxWaitMs,
+      runMaxWaitMs: config.mcp.runMaxWaitMs,
+      maxResultBytes: config.mcp.maxResultBytes,
+      upstreamTimeoutMs: config.mcp.upstreamTimeoutMs,
+      ...deps.mcpOptions,
+    },
+  );
+  app.route('/', mcpRoutes({ config, db, secrets: deps.secrets, handler: mcp, requiredScopeForTool }));
+
   app.route(
     '/',
-    mcpRoutes({
-      config,
-      db,
-      secrets: deps.secrets,
-      handler: mcpHandler as never,
-      requiredScopeForTool: () => undefined,
-    }),
+    homeRoutes({ publicUrl: config.publicUrl, sandboxMode: config.sandboxMode, tools: TOOL_SUMMARIES }),
   );
-
-  app.route('/', homeRoutes({ publicUrl: config.publicUrl, sandboxMode: config.sandboxMode, tools: [] }));
   app.route('/', accountRoutes(deps));
   app.route('/', teamRoutes(deps));
 
@@ -111,5 +122,5 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       500,
     );
   });
-  return app;
+  return { app, close: () => mcp.close() };
 }

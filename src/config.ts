@@ -33,6 +33,13 @@ export interface Config {
     /** Development only: Client ID Metadata Documents may live on loopback or private hosts. */
     cimdAllowPrivateHosts: boolean;
   };
+  /** The tool layer's waits and limits (src/mcp/tools/types.ts ToolOptions). */
+  mcp: {
+    searchMaxWaitMs: number;
+    runMaxWaitMs: number;
+    maxResultBytes: number;
+    upstreamTimeoutMs: number;
+  };
   /** Origins besides PUBLIC_URL's that may call /mcp from a browser (DNS-rebinding defence). */
   allowedOrigins: string[];
   /** Audit rows older than this many days are purged by housekeeping. */
@@ -68,6 +75,16 @@ const port = (fallback: number) =>
     .refine((v) => /^\d+$/.test(v) && Number(v) <= 65_535, 'must be a whole number from 0 to 65535')
     .transform(Number);
 
+/** An origin-shaped URL, normalised (lower-case host, default port dropped) so the OAuth issuer is exact. */
+const originUrl = z
+  .string()
+  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL')
+  .refine((v) => {
+    const url = new URL(v);
+    return (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash && !url.username;
+  }, 'must be an origin without path, query or fragment, like https://mcp.example.com')
+  .transform((v) => new URL(v).origin);
+
 const httpUrl = z
   .string()
   .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL')
@@ -95,11 +112,21 @@ function decodeKey(v: string): Buffer | null {
   return null;
 }
 
+const wholeNumber = (fallback: string, min: number, max: number, unit: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max,
+      `must be whole ${unit} from ${min} to ${max}`,
+    )
+    .transform(Number);
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port(8787),
   HOST: z.string().min(1).default('0.0.0.0'),
-  PUBLIC_URL: httpUrl.optional(),
+  PUBLIC_URL: originUrl.optional(),
   DATABASE_PATH: z.string().min(1).default('./data/social-intel-mcp.db'),
   SECRET_KEY: secretKey.optional(),
   SECRET_KEY_PREVIOUS: secretKey.optional(),
@@ -136,6 +163,10 @@ const schema = z.object({
     )
     .transform(Number),
   CIMD_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),
+  SEARCH_MAX_WAIT_SECONDS: wholeNumber('600', 1, 3600, 'seconds'),
+  RUN_MAX_WAIT_SECONDS: wholeNumber('480', 1, 3600, 'seconds'),
+  MAX_RESULT_BYTES: wholeNumber(String(100 * 1024), 4096, 10 * 1024 * 1024, 'bytes'),
+  UPSTREAM_TIMEOUT_MS: wholeNumber('30000', 100, 300_000, 'milliseconds'),
   METRICS_TOKEN: z
     .string()
     .regex(
@@ -194,11 +225,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `PUBLIC_URL: must be an https URL when NODE_ENV=production (got ${JSON.stringify(publicUrl)})`,
     );
   }
-  if (new URL(publicUrl).pathname !== '/' || publicUrl.includes('?') || publicUrl.includes('#')) {
-    problems.push(
-      `PUBLIC_URL: must be an origin without path, query or fragment (got ${JSON.stringify(publicUrl)})`,
-    );
-  }
   if (production && e.CIMD_ALLOW_PRIVATE_HOSTS === 'true') {
     problems.push(
       'CIMD_ALLOW_PRIVATE_HOSTS: must not be true when NODE_ENV=production (it lets client_id URLs reach the private network)',
@@ -242,6 +268,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cimdAllowPrivateHosts: e.CIMD_ALLOW_PRIVATE_HOSTS === 'true',
     },
     allowedOrigins: e.ALLOWED_ORIGINS,
+    mcp: {
+      searchMaxWaitMs: e.SEARCH_MAX_WAIT_SECONDS * 1000,
+      runMaxWaitMs: e.RUN_MAX_WAIT_SECONDS * 1000,
+      maxResultBytes: e.MAX_RESULT_BYTES,
+      upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN ?? null,
   };

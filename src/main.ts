@@ -2,8 +2,8 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { closeDatabase, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
-import { startHousekeeping } from './oauth/housekeeping.js';
 import { createLogger } from './logger.js';
+import { startHousekeeping } from './oauth/housekeeping.js';
 import { SecretBox } from './security/secrets.js';
 import { listen } from './server.js';
 import { startUpstream } from './upstream-target.js';
@@ -32,9 +32,17 @@ async function main(): Promise<void> {
     );
   }
 
-  const app = createApp({ config, db, logger, secrets: new SecretBox(config.secretKeys), upstream });
+  const { app, close: closeApp } = createApp({
+    config,
+    db,
+    logger,
+    secrets: new SecretBox(config.secretKeys),
+    upstream,
+  });
   const server = await listen(app, config.port, config.host);
-  const stopHousekeeping = startHousekeeping(db, logger);
+  const stopHousekeeping = startHousekeeping(db, logger, undefined, {
+    auditRetentionDays: config.auditRetentionDays,
+  });
   logger.info({ url: config.publicUrl, port: server.port }, 'listening');
 
   let stopping = false;
@@ -43,6 +51,8 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
     stopHousekeeping();
+    // Waiting tool calls end first (they return their handles), so the server's drain is short.
+    await closeApp();
     await server.close(config.shutdownGraceMs);
     await upstream.close();
     closeDatabase(db);

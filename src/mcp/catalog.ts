@@ -48,6 +48,10 @@ export interface CatalogDeps {
    * the call as an isError result, null lets it through.
    */
   checkWriteCap?: (caller: Caller, tool: string) => string | null;
+  /** Aborted at shutdown: waiting calls return their handles (ToolContext.stopWaiting). */
+  stopWaiting: AbortSignal;
+  /** Tool calls running now, so shutdown can let them answer before the exchanges close. */
+  running: Set<Promise<unknown>>;
 }
 
 /**
@@ -180,13 +184,16 @@ async function execute(
   const registered = deps.inflight.register(caller.grantId, ctx.mcpReq.id);
   const signal = AbortSignal.any([ctx.mcpReq.signal, registered.signal]);
   try {
-    const out = await def.run(parsed.data, {
+    const execution = def.run(parsed.data, {
       upstream: deps.upstream,
       creds: caller.upstream,
       signal,
+      stopWaiting: deps.stopWaiting,
       progress: progressReporter(send),
       options: deps.options,
     });
+    deps.running.add(execution);
+    const out = await execution.finally(() => deps.running.delete(execution));
     const shaped = capResult(out.data, deps.options.maxResultBytes);
     const parts = [out.summary];
     const truncation = describeTruncation(shaped.truncated, deps.options.maxResultBytes);

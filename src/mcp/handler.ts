@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AuthInfo,
   createMcpHandler,
@@ -41,6 +42,9 @@ export interface McpHttpHandler {
   toolsFor(scopes: Iterable<Scope | string>): readonly ToolDef[];
 }
 
+/** Longest shutdown waits for running tool calls to answer (they stop waiting at once). */
+const SHUTDOWN_DRAIN_MS = 5_000;
+
 export const SERVER_INFO = { name: 'social-intel-mcp', version: '0.1.0' };
 
 const INSTRUCTIONS =
@@ -73,6 +77,8 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     logger: logger.child({ component: 'upstream' }),
   });
   const inflight = new InflightCalls();
+  const shutdown = new AbortController();
+  const running = new Set<Promise<unknown>>();
   const listCache = new ToolsListCache();
   const catalogDeps = {
     inflight,
@@ -82,6 +88,8 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     audit: toolCallAuditor(db, logger),
     logger,
     checkWriteCap: writeCapGuard(db),
+    stopWaiting: shutdown.signal,
+    running,
   };
   const compiled = new Map<string, CompiledTool>(
     ALL_TOOLS.map((def) => [def.name, compileTool(def, catalogDeps)]),
@@ -137,7 +145,15 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       const response = await handler.fetch(request, { authInfo, parsedBody: opts.parsedBody });
       return cacheable ? listCache.capture(cacheable.key, cacheable.id, response) : response;
     },
-    close: () => handler.close(),
+    close: async () => {
+      // Waiting calls answer with their handles (not an error, nothing cancelled upstream); give
+      // them a bounded moment to do so and to be written out, then close the SDK's exchanges.
+      shutdown.abort();
+      const drained = Promise.allSettled([...running]);
+      await Promise.race([drained, sleep(SHUTDOWN_DRAIN_MS, undefined, { ref: false })]);
+      await sleep(50);
+      await handler.close();
+    },
     toolsFor: (scopes) => toolsForScopes(scopes),
   };
 }

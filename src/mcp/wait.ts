@@ -35,14 +35,15 @@ async function waitLoop<T>(ctx: ToolContext, spec: WaitSpec<T>): Promise<WaitOut
   let record = spec.initial;
   let delay = ctx.options.pollInitialMs;
   ctx.progress(spec.progress(record));
+  const interrupt = AbortSignal.any([ctx.signal, ctx.stopWaiting]);
   while (!spec.isDone(record, Date.now())) {
     if (ctx.signal.aborted) return { kind: 'cancelled', record };
     const left = deadline - Date.now();
-    if (left <= 0) return { kind: 'timeout', record };
+    if (left <= 0 || ctx.stopWaiting.aborted) return { kind: 'timeout', record };
     try {
-      await sleep(Math.min(delay, left), undefined, { signal: ctx.signal });
+      await sleep(Math.min(delay, left), undefined, { signal: interrupt });
     } catch {
-      return { kind: 'cancelled', record };
+      return ctx.signal.aborted ? { kind: 'cancelled', record } : { kind: 'timeout', record };
     }
     delay = Math.min(delay * 2, ctx.options.pollMaxMs);
     try {

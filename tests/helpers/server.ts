@@ -33,6 +33,8 @@ export interface TestServerOptions {
   upstreamConfigured?: boolean;
   /** A CA certificate (PEM) to trust when fetching client metadata documents. */
   cimdCa?: string;
+  /** Tool-layer waits and polling for this test (default: the production values). */
+  mcpOptions?: AppDeps['mcpOptions'];
 }
 
 /**
@@ -70,9 +72,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger,
     secrets,
     ...(options.cimdCa ? { cimdCa: options.cimdCa } : {}),
+    ...(options.mcpOptions ? { mcpOptions: options.mcpOptions } : {}),
     upstream: options.upstream ?? { searchUrl: 'http://127.0.0.1:9', agentUrl: 'http://127.0.0.1:9' },
   };
-  const app = createApp(deps);
+  const { app, close: closeApp } = createApp(deps);
   target = app;
   return {
     url,
@@ -83,6 +86,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataDir: dir.path,
     logs,
     async close() {
+      await closeApp();
       await server.close(1_000);
       closeDatabase(db);
       dir.remove();

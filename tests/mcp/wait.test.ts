@@ -5,17 +5,43 @@ import type { ToolContext } from '../../src/mcp/tools/types.js';
 import { DEFAULT_TOOL_OPTIONS } from '../../src/mcp/tools/types.js';
 import { progressReporter, waitFor } from '../../src/mcp/wait.js';
 
-function context(signal: AbortSignal, overrides: Partial<ToolContext['options']> = {}): ToolContext {
+function context(
+  signal: AbortSignal,
+  overrides: Partial<ToolContext['options']> = {},
+  stopWaiting: AbortSignal = new AbortController().signal,
+): ToolContext {
   return {
     upstream: null as never,
     creds: { token: 't', userId: 'u' },
     signal,
+    stopWaiting,
     progress: () => {},
     options: { ...DEFAULT_TOOL_OPTIONS, ...overrides },
   };
 }
 
 describe('waitFor', () => {
+  it('ends at once with the handle (timeout, not cancelled) when the server stops waiting', async () => {
+    const stop = new AbortController();
+    let polls = 0;
+    const started = Date.now();
+    const waiting = waitFor(context(new AbortController().signal, { pollInitialMs: 10_000 }, stop.signal), {
+      initial: 'created',
+      poll: async () => {
+        polls += 1;
+        return 'running';
+      },
+      isDone: () => false,
+      progress: () => ({ percentage: 0, phase: 'p', message: 'm' }),
+      maxWaitMs: 60_000,
+    });
+    setTimeout(() => stop.abort(), 50);
+    const outcome = await waiting;
+    expect(outcome).toEqual({ kind: 'timeout', record: 'created' });
+    expect(polls).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('polls with doubling delays, capped', async () => {
     const times: number[] = [];
     const started = Date.now();

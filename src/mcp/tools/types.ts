@@ -39,6 +39,11 @@ export interface ToolContext {
   creds: UpstreamCredentials;
   /** Aborted when the client cancels the call or disconnects. */
   signal: AbortSignal;
+  /**
+   * Aborted when the server is shutting down: waits end at once and return their handle, like a
+   * wait that reached its maximum, instead of being cut off (and without cancelling upstream work).
+   */
+  stopWaiting: AbortSignal;
   /** Sends a progress notification when the client asked for them; otherwise does nothing. */
   progress(update: ProgressUpdate): void;
   options: ToolOptions;
