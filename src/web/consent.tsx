@@ -63,18 +63,18 @@ export function ConsentPage(props: ConsentPageProps) {
             ))}
           </ul>
         </fieldset>
-        <label>
-          Workspace
-          <span class="hint">Tool calls use this workspace's API credentials and are recorded there.</span>
-          <select name="workspace" required>
-            {props.workspaces.map((w) => (
-              <option value={w.id}>
-                {w.name}
-                {w.kind === 'personal' ? ' (personal)' : ''}
-              </option>
-            ))}
-          </select>
-        </label>
+        <label for="consent-workspace">Workspace</label>
+        <p id="consent-workspace-hint" class="hint">
+          Tool calls use this workspace's API credentials and are recorded there.
+        </p>
+        <select id="consent-workspace" name="workspace" aria-describedby="consent-workspace-hint" required>
+          {props.workspaces.map((w) => (
+            <option value={w.id}>
+              {w.name}
+              {w.kind === 'personal' ? ' (personal)' : ''}
+            </option>
+          ))}
+        </select>
         {props.unlinkedCount > 0 ? (
           <p class="muted">
             {props.unlinkedCount} of your workspaces have no API credentials yet and are not listed.{' '}

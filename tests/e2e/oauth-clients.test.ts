@@ -124,7 +124,7 @@ describe('a new person connects MCP clients', () => {
 
     const client = new Client({ name: 'e2e-v2', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-    await client.ping();
+    expect((await client.listTools()).tools).toHaveLength(31);
     const clientId = (provider.clientInfo as { client_id: string }).client_id;
     expect(clientId).toMatch(/^sim_client_/);
 
@@ -163,7 +163,7 @@ describe('other clients of the same person', () => {
 
     const client = new V1Client({ name: 'e2e-v1', version: '1.0.0' });
     await client.connect(new V1Transport(mcpUrl, { authProvider: provider as never }));
-    await client.ping();
+    expect((await client.listTools()).tools).toHaveLength(31);
     // Connecting a second app added a grant and revoked none (DESIGN.md §4).
     expect(grantCount()).toBe(grantsBefore + 1);
     const live = server.db
@@ -208,7 +208,8 @@ describe('other clients of the same person', () => {
 
     const client = new Client({ name: 'e2e-cimd', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-    await client.ping();
+    const usage = await client.callTool({ name: 'usage', arguments: {} });
+    expect(usage.isError).toBeFalsy();
     const grant = server.db.select().from(oauthGrants).where(eq(oauthGrants.clientId, clientId)).get();
     expect(grant?.revokedAt).toBeNull();
     await client.close();

@@ -153,7 +153,8 @@ describe('the consent page (DESIGN §4, §6)', () => {
 
   it('DESIGN §6: a workspace picker labelled "Workspace" and buttons "Allow" and "Deny"', async () => {
     const { html } = await openConsent(user);
-    expect(html).toMatch(/<label>\s*Workspace[\s\S]*?<select name="workspace"/);
+    expect(html).toMatch(/<label for="consent-workspace">Workspace<\/label>/);
+    expect(html).toMatch(/<select id="consent-workspace" name="workspace"/);
     expect(workspaceOptions(html)).toContain(user.workspaceId);
     expect(html).toMatch(/<button[^>]*value="allow"[^>]*>\s*Allow\s*<\/button>/);
     expect(html).toMatch(/<button[^>]*value="deny"[^>]*>\s*Deny\s*<\/button>/);

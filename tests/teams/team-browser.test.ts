@@ -146,7 +146,7 @@ describe('a team shares one upstream credential', () => {
         const arrived = callback.next();
         await memberPage.goto(url.href);
         expect(await memberPage.getByRole('heading', { level: 1 }).textContent()).toContain('Allow');
-        await memberPage.locator('select[name="workspace"]').selectOption({ label: TEAM });
+        await memberPage.getByLabel('Workspace', { exact: true }).selectOption({ label: TEAM });
         await memberPage.getByRole('button', { name: 'Allow' }).click();
         await arrived;
       },
