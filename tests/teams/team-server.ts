@@ -1,10 +1,4 @@
-import { Hono } from 'hono';
-import { createLogger } from '../../src/logger.js';
-import { createMcpHttpHandler } from '../../src/mcp/handler.js';
-import { mcpRoutes } from '../../src/mcp/route.js';
-import { requiredScopeForTool } from '../../src/mcp/tools/index.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
-import { type FetchHandler, listen } from '../../src/server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: sandbox control answers are arbitrary JSON
@@ -25,22 +19,16 @@ export interface TeamServer {
 }
 
 /**
- * The real app (pages, OAuth, bearer check) against the sandbox, with /mcp served by the real tool
- * catalog (createMcpHttpHandler, which carries the write-cap hook) in front of it. app.ts still mounts a
- * tool-less placeholder at /mcp until the tool catalog is wired there, so this front routes /mcp to the
- * same mcpRoutes with the real handler and everything else to the app. One origin, so PUBLIC_URL,
- * the issuer, cookies and the resource all match as in production.
+ * The real app (pages, OAuth, bearer check, /mcp with the tool catalog and its write-cap hook)
+ * against the sandbox, with short tool waits.
  */
 export async function startTeamServer(env: Record<string, string> = {}): Promise<TeamServer> {
   const sandbox = await startSandboxServer({ port: 0, host: '127.0.0.1', speed: 'instant' });
   const upstream = { searchUrl: sandbox.searchUrl, agentUrl: sandbox.agentUrl };
-  let target: FetchHandler = { fetch: () => new Response('starting', { status: 503 }) };
-  const front = await listen({ fetch: (request, e) => target.fetch(request, e) }, 0, '127.0.0.1');
-  const url = `http://localhost:${front.port}`;
-  const server = await startTestServer({ upstream, env: { PUBLIC_URL: url, ...env } });
-  const handler = createMcpHttpHandler(
-    { config: server.config, db: server.db, logger: createLogger('silent'), upstream },
-    {
+  const server = await startTestServer({
+    upstream,
+    env,
+    mcpOptions: {
       pollInitialMs: 20,
       pollMaxMs: 100,
       resultsGraceMs: 300,
@@ -48,20 +36,8 @@ export async function startTeamServer(env: Record<string, string> = {}): Promise
       runMaxWaitMs: 5_000,
       upstreamBackoffMs: 10,
     },
-  );
-  const app = new Hono();
-  app.route(
-    '/',
-    mcpRoutes({
-      config: server.config,
-      db: server.db,
-      secrets: server.secrets,
-      handler,
-      requiredScopeForTool,
-    }) as never,
-  );
-  app.all('*', (c) => server.app.fetch(c.req.raw, c.env));
-  target = app;
+  });
+  const url = server.url;
 
   const control = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${sandbox.searchUrl}/__sandbox${path}`, {
@@ -83,8 +59,6 @@ export async function startTeamServer(env: Record<string, string> = {}): Promise
       return (await control('GET', `/credentials/${encodeURIComponent(token)}/requests`)).requests;
     },
     async close() {
-      await handler.close();
-      await front.close(1_000);
       await server.close();
       await sandbox.close();
     },
