@@ -5,20 +5,15 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Hono } from 'hono';
-import { createLogger } from '../../src/logger.js';
-import { createMcpHttpHandler, type McpHandlerOptions } from '../../src/mcp/handler.js';
-import { mcpRoutes } from '../../src/mcp/route.js';
-import { requiredScopeForTool } from '../../src/mcp/tools/index.js';
+import type { McpHandlerOptions } from '../../src/mcp/handler.js';
 import type { Scope } from '../../src/oauth/scopes.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
-import { listen, type RunningServer } from '../../src/server.js';
 import { issueTestToken } from '../helpers/grants.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
- * The real pieces end to end: the sandbox over HTTP, the real database with a real grant and access
- * token, the lead's /mcp route (bearer check, scope check) in front of our handler, real SDK clients.
+ * The real pieces end to end: the sandbox over HTTP, the composed app with a real database, a real
+ * grant and access token, /mcp with its bearer and scope checks, real SDK clients.
  */
 /** Loosely typed JSON for assertions on sandbox records and tool results. */
 // biome-ignore lint/suspicious/noExplicitAny: test assertions walk arbitrary JSON
@@ -64,29 +59,7 @@ export async function startHarness(
   const upstream = relay
     ? { searchUrl: relay.url, agentUrl: `${relay.url}/agent` }
     : { searchUrl: sandbox.searchUrl, agentUrl: sandbox.agentUrl };
-  const server = await startTestServer({ upstream });
-  const logs: Array<Record<string, unknown>> = [];
-  const logger = createLogger('debug', {
-    write: (line: string) => {
-      logs.push(JSON.parse(line) as Record<string, unknown>);
-    },
-  });
-  const handler = createMcpHttpHandler(
-    { config: server.config, db: server.db, logger, upstream },
-    { ...FAST, ...options },
-  );
-  const app = new Hono();
-  app.route(
-    '/',
-    mcpRoutes({
-      config: server.config,
-      db: server.db,
-      secrets: server.secrets,
-      handler,
-      requiredScopeForTool,
-    }) as never,
-  );
-  const http: RunningServer = await listen(app, 0, '127.0.0.1');
+  const server = await startTestServer({ upstream, mcpOptions: { ...FAST, ...options } });
   const control = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${sandbox.searchUrl}/__sandbox${path}`, {
       method,
@@ -100,8 +73,8 @@ export async function startHarness(
   return {
     sandbox,
     server,
-    mcpUrl: `http://127.0.0.1:${http.port}/mcp`,
-    logs,
+    mcpUrl: `${server.url}/mcp`,
+    logs: server.logs,
     upstreamBytes: () => relay?.bytes() ?? '',
     async credential(body = {}) {
       const created = await control('POST', '/credentials', body);
@@ -117,8 +90,6 @@ export async function startHarness(
     },
     control,
     async close() {
-      await handler.close();
-      await http.close(1_000);
       await server.close();
       await relay?.close();
       await sandbox.close();
