@@ -16,6 +16,7 @@ import { metricsRoutes } from './metrics/route.js';
 import { oauthRoutes } from './oauth/routes.js';
 import type { SecretBox } from './security/secrets.js';
 import { accountRoutes } from './web/account.js';
+import { authorizeRoutes } from './web/authorize.js';
 import { homeRoutes } from './web/home.js';
 import { sessionMiddleware } from './web/session.js';
 import { teamRoutes } from './web/teams.js';
@@ -77,16 +78,15 @@ export function createApp(deps: AppDeps): App {
     }
   });
 
-  app.route(
-    '/',
-    oauthRoutes({
-      config,
-      db,
-      logger,
-      secrets: deps.secrets,
-      cimd: { allowPrivateHosts: config.oauth.cimdAllowPrivateHosts, ca: deps.cimdCa },
-    }),
-  );
+  const oauthDeps = {
+    config,
+    db,
+    logger,
+    secrets: deps.secrets,
+    cimd: { allowPrivateHosts: config.oauth.cimdAllowPrivateHosts, ca: deps.cimdCa },
+  };
+  app.route('/', oauthRoutes(oauthDeps));
+  app.route('/', authorizeRoutes(oauthDeps));
   const mcp = createMcpHttpHandler(
     { config, db, logger, upstream: deps.upstream },
     {

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { clientIp } from '../http/client-ip.js';
 import type { AppEnv } from '../http/env.js';
 import { metrics } from '../metrics/index.js';
 import { RateLimiter } from '../security/rate-limit.js';
-import { clientIp } from '../web/client-ip.js';
 import { clientMetadataSchema, describeMetadataError } from './clients/metadata-schema.js';
 import { registerDynamicClient } from './clients/repository.js';
 import type { OAuthDeps } from './deps.js';

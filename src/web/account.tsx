@@ -27,6 +27,7 @@ import {
 } from '../accounts/workspaces.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
+import { clientIp } from '../http/client-ip.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
 import {
   dummyPasswordHash,
@@ -39,7 +40,6 @@ import type { SecretBox } from '../security/secrets.js';
 import { requestSandboxCredential, verifyUpstreamToken } from '../upstream/verify-credential.js';
 import { AccountPage, type CredentialErrors, CredentialsPage } from './account-pages.js';
 import { type FormErrors, MessagePage, SignInPage, SignUpClosedPage, SignUpPage } from './auth-pages.js';
-import { clientIp } from './client-ip.js';
 import { clearCookie, cookiePolicy, writeCookie } from './cookies.js';
 import { originCheck, verifyCsrf } from './csrf.js';
 import { requireUser, sessionToken } from './session.js';

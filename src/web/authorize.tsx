@@ -1,21 +1,22 @@
 import { type Context, Hono } from 'hono';
 import { listWorkspacesForUser } from '../accounts/workspaces.js';
 import type { AppEnv } from '../http/env.js';
-import { AuthorizeErrorPage, ConsentPage } from '../web/consent.js';
-import { csrfField, originCheck, verifyCsrf } from '../web/csrf.js';
-import { requireUser } from '../web/session.js';
-import { checkAuthorizeRequest, redirectWith } from './authorize-request.js';
-import { findClient, isUrlClientId, touchClient } from './clients/repository.js';
-import type { OAuthClient } from './clients/types.js';
-import { memberScopeCeiling, rememberConsent, rememberedWorkspace } from './consents.js';
-import { clientLookup, type OAuthDeps } from './deps.js';
-import { OAuthError } from './errors.js';
-import { createAuthorizationCode } from './grants.js';
-import { type PendingAuthorization, signPending, verifyPending } from './pending.js';
-import { isLoopbackRedirect, redirectDisplayHost } from './redirect-uris.js';
-import type { Scope } from './scopes.js';
+import { checkAuthorizeRequest, redirectWith } from '../oauth/authorize-request.js';
+import { findClient, isUrlClientId, touchClient } from '../oauth/clients/repository.js';
+import type { OAuthClient } from '../oauth/clients/types.js';
+import { memberScopeCeiling, rememberConsent, rememberedWorkspace } from '../oauth/consents.js';
+import { clientLookup, type OAuthDeps } from '../oauth/deps.js';
+import { OAuthError } from '../oauth/errors.js';
+import { createAuthorizationCode } from '../oauth/grants.js';
+import { type PendingAuthorization, signPending, verifyPending } from '../oauth/pending.js';
+import { isLoopbackRedirect, redirectDisplayHost } from '../oauth/redirect-uris.js';
+import type { Scope } from '../oauth/scopes.js';
+import { AuthorizeErrorPage, ConsentPage } from './consent.js';
+import { csrfField, originCheck, verifyCsrf } from './csrf.js';
+import { requireUser } from './session.js';
 
 /**
+ * The browser side of the authorization endpoint (RFC 6749 §3.1), built on src/oauth's pure steps:
  * GET /authorize → (sign-in) → (link credentials) → consent → POST /authorize/decision → redirect
  * with code, state and iss. Every visit to GET /authorize validates the request from scratch, so the
  * detours through sign-in and the credentials page carry nothing that must be trusted; the consent
