@@ -1,0 +1,242 @@
+/**
+ * Every sandbox fault, and the upstream going away and coming back, while tool calls wait: each call
+ * ends with a clear result (a normal result or an isError result with a sentence), none is stuck, and
+ * no timer, socket or waiting call is left behind.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metrics } from '../../src/metrics/index.js';
+import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
+import { issueTestToken } from '../helpers/grants.js';
+import type { TestServer } from '../helpers/server.js';
+import { freePort, startServer } from './support.js';
+
+// Short waits so a stuck call is visible quickly: no call may take longer than LONGEST.
+const OPTIONS = {
+  pollInitialMs: 25,
+  pollMaxMs: 100,
+  resultsGraceMs: 300,
+  searchMaxWaitMs: 1_500,
+  runMaxWaitMs: 1_500,
+  upstreamTimeoutMs: 600,
+  upstreamBackoffMs: 10,
+};
+const LONGEST = 6_000;
+const PARALLEL = 8;
+
+let sandboxPort: number;
+let sandbox: SandboxServer;
+let server: TestServer;
+let baseline: Map<string, number>;
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON-RPC results are walked loosely in assertions
+type Json = any;
+
+async function control(method: string, path: string, body?: unknown): Promise<Json> {
+  const res = await fetch(`${sandbox.searchUrl}/__sandbox${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return res.json();
+}
+
+async function credential(
+  speed: 'instant' | 'demo' = 'instant',
+): Promise<{ upstream: string; bearer: string }> {
+  const { token } = (await control('POST', '/credentials', { speed, producer: true })) as { token: string };
+  const bearer = (await issueTestToken(server, { upstreamToken: token })).accessToken;
+  return { upstream: token, bearer };
+}
+
+let callId = 0;
+/** One tools/call over HTTP; resolves with the tool result and how long it took. */
+async function callTool(bearer: string, name: string, args: Record<string, unknown>) {
+  const started = Date.now();
+  const res = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${bearer}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: ++callId,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    }),
+    signal: AbortSignal.timeout(LONGEST + 5_000),
+  });
+  const text = await res.text();
+  const ms = Date.now() - started;
+  expect(res.status, text).toBe(200);
+  const json = text.startsWith('{')
+    ? JSON.parse(text)
+    : JSON.parse(
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .at(-1)
+          ?.slice(6) ?? '{}',
+      );
+  expect(json.error, text).toBeUndefined();
+  const result = json.result as Json;
+  // A clear result: a sentence for the model, whatever happened.
+  expect(result.content[0].text.length).toBeGreaterThan(10);
+  expect(ms).toBeLessThan(LONGEST);
+  return { result, ms, text: result.content[0].text as string };
+}
+
+const search = (bearer: string) =>
+  callTool(bearer, 'submit_keyword_search', { query: 'heat pumps', platforms: ['twitter'] });
+const many = <T>(f: () => Promise<T>) => Promise.all(Array.from({ length: PARALLEL }, f));
+
+function resources(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of process.getActiveResourcesInfo()) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return counts;
+}
+
+beforeAll(async () => {
+  sandboxPort = await freePort();
+  sandbox = await startSandboxServer({ port: sandboxPort, host: '127.0.0.1', speed: 'instant' });
+  server = await startServer({
+    upstream: { searchUrl: sandbox.searchUrl, agentUrl: sandbox.agentUrl },
+    mcpOptions: OPTIONS,
+  });
+  // Warm up (connections, lazy caches), then let idle keep-alive sockets close before the baseline.
+  const { bearer } = await credential();
+  await search(bearer);
+  await new Promise((r) => setTimeout(r, 500));
+  baseline = resources();
+});
+
+afterAll(async () => {
+  await server?.close();
+  await sandbox?.close();
+});
+
+describe('faults while calls wait', () => {
+  it('latency: calls finish, slower', async () => {
+    const { upstream, bearer } = await credential();
+    await control('PUT', '/faults', { token: upstream, latency_ms: 200 });
+    for (const r of await many(() => search(bearer))) {
+      expect(r.result.isError).toBeFalsy();
+      expect(r.result.structuredContent.completed).toBe(true);
+      expect(r.ms).toBeGreaterThanOrEqual(200);
+    }
+  });
+
+  it('5xx on submit: an error result with retry advice', async () => {
+    const { upstream, bearer } = await credential();
+    await control('PUT', '/faults', { token: upstream, error_rate: 1, error_status: 503 });
+    for (const r of await many(() => search(bearer))) {
+      expect(r.result.isError).toBe(true);
+      expect(r.text).toMatch(/try|again|later/i);
+    }
+  });
+
+  it('429: an error result saying when to retry', async () => {
+    const { upstream, bearer } = await credential();
+    await control('PUT', '/faults', { token: upstream, rate_limit: true, retry_after_s: 3 });
+    for (const r of await many(() => search(bearer))) {
+      expect(r.result.isError).toBe(true);
+      expect(r.text).toMatch(/rate|limit|many|again/i);
+    }
+  });
+
+  it('hang (never answers) and hang_ms (504 later): error results within the upstream timeout', async () => {
+    const { upstream, bearer } = await credential();
+    await control('PUT', '/faults', { token: upstream, hang: true });
+    for (const r of await many(() => search(bearer))) {
+      expect(r.result.isError).toBe(true);
+      expect(r.ms).toBeLessThan(OPTIONS.upstreamTimeoutMs * 3);
+    }
+    await control('PUT', '/faults', { token: upstream, hang: true, hang_ms: 300 });
+    for (const r of await many(() => search(bearer))) expect(r.result.isError).toBe(true);
+  });
+
+  it('finished without results (results lag): the call ends after the grace with the handle', async () => {
+    const { upstream, bearer } = await credential();
+    await control('PUT', '/faults', { token: upstream, results_lag_ms: 60_000 });
+    for (const r of await many(() => search(bearer))) {
+      expect(r.result.isError).toBeFalsy();
+      expect(r.result.structuredContent.status).toBe('finished');
+      expect(r.ms).toBeGreaterThanOrEqual(OPTIONS.resultsGraceMs);
+    }
+  });
+
+  it('failed searches: a clear failure', async () => {
+    const { upstream, bearer } = await credential();
+    await control('PUT', '/faults', { token: upstream, fail_searches: true });
+    for (const r of await many(() => search(bearer))) expect(r.text).toMatch(/fail/i);
+  });
+
+  it('backend unavailable: agent runs wait, and the call returns the run id at its wait limit', async () => {
+    const { upstream, bearer } = await credential('demo');
+    await control('PUT', '/faults', { token: upstream, backend_unavailable: true });
+    const runs = await many(() =>
+      callTool(bearer, 'start_agent_run', { question: 'What about heat pumps?' }),
+    );
+    for (const r of runs) {
+      expect(r.result.isError).toBeFalsy();
+      expect(r.result.structuredContent.completed).toBe(false);
+      expect(r.text).toMatch(/get_agent_run/);
+      expect(r.ms).toBeGreaterThanOrEqual(OPTIONS.runMaxWaitMs);
+    }
+  });
+
+  it('faults that start while calls are already waiting: 5xx, 429 and hangs on the polls', async () => {
+    for (const fault of [
+      { error_rate: 1, error_status: 502 },
+      { rate_limit: true, retry_after_s: 1 },
+      { hang: true },
+    ]) {
+      const { upstream, bearer } = await credential('demo');
+      const calls = many(() => search(bearer));
+      await new Promise((r) => setTimeout(r, 300));
+      await control('PUT', '/faults', { token: upstream, ...fault });
+      for (const r of await calls) {
+        expect(r.result.isError).toBeFalsy();
+        expect(r.result.structuredContent.completed).toBe(false);
+        expect(r.text).toMatch(/get_keyword_search/);
+      }
+    }
+  });
+
+  it('the upstream goes away during waits, then comes back on the same port', async () => {
+    const { bearer } = await credential('demo');
+    const calls = many(() => search(bearer));
+    await new Promise((r) => setTimeout(r, 300));
+    await sandbox.close();
+    for (const r of await calls) {
+      expect(r.result.isError).toBeFalsy();
+      expect(r.result.structuredContent.completed).toBe(false);
+      expect(r.text).toMatch(/failed|get_keyword_search/);
+    }
+    // While it is away: new calls fail fast with a clear error.
+    for (const r of await many(() => search(bearer))) expect(r.result.isError).toBe(true);
+    sandbox = await startSandboxServer({ port: sandboxPort, host: '127.0.0.1', speed: 'instant' });
+    const back = await credential();
+    for (const r of await many(() => search(back.bearer))) {
+      expect(r.result.isError).toBeFalsy();
+      expect(r.result.structuredContent.completed).toBe(true);
+    }
+  });
+
+  it('left nothing behind: no waiting call, no extra timer or socket', async () => {
+    await control('DELETE', '/faults');
+    expect((await metrics.waitingCalls.get()).values[0]?.value ?? 0).toBe(0);
+    // Idle keep-alive sockets (ours to the sandbox, the test's to the server) close within seconds.
+    const deadline = Date.now() + 10_000;
+    let extra: string[] = [];
+    do {
+      await new Promise((r) => setTimeout(r, 250));
+      const now = resources();
+      extra = [...now]
+        .filter(([kind, n]) => n > (baseline.get(kind) ?? 0))
+        .map(([kind, n]) => `${kind}: ${baseline.get(kind) ?? 0} → ${n}`);
+    } while (extra.length && Date.now() < deadline);
+    expect(extra).toEqual([]);
+  });
+});
