@@ -1,0 +1,252 @@
+/**
+ * Crash safety: the gateway process is SIGKILLed again and again while clients refresh tokens, call
+ * tools (audit rows) and link upstream credentials. After every kill the database passes
+ * `PRAGMA integrity_check`, a restart applies no migration, and every refresh response a client fully
+ * received still gives a working access token (and the client's current refresh token still works).
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
+import { createSession } from '../../src/accounts/sessions.js';
+import { createUser } from '../../src/accounts/users.js';
+import { loadConfig } from '../../src/config.js';
+import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createAuthorizationCode } from '../../src/oauth/grants.js';
+import { SCOPES } from '../../src/oauth/scopes.js';
+import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
+import { SecretBox } from '../../src/security/secrets.js';
+import { pkce } from '../helpers/oauth-http.js';
+import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
+import { count, freePort, type Gateway, spawnGateway } from './support.js';
+
+const CYCLES = Number(process.env.CRASH_CYCLES ?? 6);
+const REDIRECT = 'http://localhost:3000/callback';
+
+const dir = tempDir('sim-crash-');
+const databasePath = join(dir.path, 'crash.db');
+let sandbox: SandboxServer;
+let port: number;
+let publicUrl: string;
+let gateway: Gateway | null = null;
+let db: Db;
+
+beforeAll(async () => {
+  sandbox = await startSandboxServer({ port: 0, host: '127.0.0.1', speed: 'instant' });
+  port = await freePort();
+  publicUrl = `http://127.0.0.1:${port}`;
+});
+
+afterAll(async () => {
+  gateway?.proc.kill('SIGKILL');
+  await gateway?.proc.exit();
+  if (db) closeDatabase(db);
+  await sandbox?.close();
+  dir.remove();
+});
+
+function start(): Promise<Gateway> {
+  return spawnGateway({
+    databasePath,
+    publicUrl,
+    port,
+    env: { UPSTREAM_SEARCH_URL: sandbox.searchUrl, UPSTREAM_AGENT_URL: sandbox.agentUrl },
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('SIGKILL while issuing tokens, writing audit rows and linking credentials', () => {
+  it(`survives ${CYCLES} kills`, async () => {
+    gateway = await start();
+    expect(gateway.migrationsApplied).toBeGreaterThan(0);
+    db = openDatabase(databasePath);
+
+    // A user with a linked credential and a browser session; a registered client and a first grant.
+    const created = await createUser(db, {
+      email: 'crash@example.com',
+      password: 'correct horse battery staple',
+    });
+    if (!created.ok) throw new Error(created.reason);
+    const workspaceId = created.personalWorkspaceId;
+    const config = loadConfig({
+      PUBLIC_URL: publicUrl,
+      SECRET_KEY: TEST_SECRET_KEY,
+      DATABASE_PATH: databasePath,
+    });
+    saveUpstreamCredential(db, new SecretBox(config.secretKeys), {
+      workspaceId,
+      linkedBy: created.user.id,
+      token: sandbox.token,
+      upstreamUserId: 'crash-user',
+      verifiedAt: Date.now(),
+    });
+    const cookie = `__Host-sim_session=${createSession(db, created.user.id, 'crash-test')}`;
+    const reg = await fetch(`${gateway.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Crash client',
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+      }),
+    });
+    const clientId = ((await reg.json()) as { client_id: string }).client_id;
+    const { verifier, challenge } = pkce();
+    const code = createAuthorizationCode(db, {
+      clientId,
+      userId: created.user.id,
+      workspaceId,
+      redirectUri: REDIRECT,
+      codeChallenge: challenge,
+      scopes: SCOPES,
+      resource: `${publicUrl}/mcp`,
+    });
+    const first = await fetch(`${gateway.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        resource: `${publicUrl}/mcp`,
+      }),
+    });
+    const firstTokens = (await first.json()) as { access_token: string; refresh_token: string };
+    let refreshToken = firstTokens.refresh_token;
+    let bearer = firstTokens.access_token;
+
+    const mcp = (token: string, body: unknown) =>
+      fetch(`${publicUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify(body),
+      });
+
+    const totals = { refreshes: 0, toolCalls: 0, links: 0, interrupted: 0 };
+    for (let cycle = 0; cycle < CYCLES; cycle++) {
+      const received: string[] = [];
+      let stop = false;
+      const interrupted = () => {
+        totals.interrupted++;
+      };
+      const refreshLoop = async () => {
+        while (!stop) {
+          try {
+            const res = await fetch(`${publicUrl}/token`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: new URLSearchParams({
+                grant_type: 'refresh_token',
+                refresh_token: refreshToken,
+                client_id: clientId,
+              }),
+            });
+            const body = (await res.json()) as {
+              access_token?: string;
+              refresh_token?: string;
+              error?: string;
+            };
+            // Fully received: the client now relies on this pair.
+            expect(res.status, JSON.stringify(body)).toBe(200);
+            refreshToken = body.refresh_token as string;
+            bearer = body.access_token as string;
+            received.push(bearer);
+            totals.refreshes++;
+          } catch (error) {
+            if ((error as Error).name === 'AssertionError') throw error;
+            interrupted();
+            return;
+          }
+        }
+      };
+      const toolLoop = async () => {
+        while (!stop) {
+          try {
+            const res = await mcp(bearer, {
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'tools/call',
+              params: { name: 'usage', arguments: {} },
+            });
+            const text = await res.text();
+            expect(res.status, text).toBe(200);
+            totals.toolCalls++;
+          } catch (error) {
+            if ((error as Error).name === 'AssertionError') throw error;
+            interrupted();
+            return;
+          }
+        }
+      };
+      const linkLoop = async () => {
+        try {
+          const page = await fetch(`${publicUrl}/account/credentials`, { headers: { cookie } });
+          const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+          for (let i = 0; i < 15 && !stop; i++) {
+            const res = await fetch(`${publicUrl}/account/credentials`, {
+              method: 'POST',
+              redirect: 'manual',
+              headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: publicUrl },
+              body: new URLSearchParams({
+                csrf,
+                workspace: workspaceId,
+                token: sandbox.token,
+                upstream_user_id: `crash-user-${cycle}-${i}`,
+              }),
+            });
+            await res.arrayBuffer();
+            expect(res.status).toBe(303);
+            totals.links++;
+          }
+        } catch (error) {
+          if ((error as Error).name === 'AssertionError') throw error;
+          interrupted();
+        }
+      };
+      const loops = Promise.all([refreshLoop(), refreshLoop(), toolLoop(), toolLoop(), linkLoop()]);
+      await sleep(200 + Math.floor(Math.random() * 600));
+      gateway.proc.kill('SIGKILL');
+      await gateway.proc.exit();
+      stop = true;
+      await loops;
+
+      const integrity = db.$client.pragma('integrity_check') as Array<{ integrity_check: string }>;
+      expect(integrity).toEqual([{ integrity_check: 'ok' }]);
+      expect(db.$client.pragma('foreign_key_check')).toEqual([]);
+
+      gateway = await start();
+      expect(gateway.migrationsApplied).toBe(0);
+      // Every pair the client fully received works after the restart.
+      for (const token of received) {
+        const res = await mcp(token, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+        await res.arrayBuffer();
+        expect(res.status).toBe(200);
+      }
+    }
+
+    // The refresh token the client holds (possibly one whose rotation the server committed but never
+    // acknowledged: the grace window covers the retry) still refreshes.
+    const last = await fetch(`${publicUrl}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: clientId,
+      }),
+    });
+    expect(last.status).toBe(200);
+    expect(totals.refreshes).toBeGreaterThan(CYCLES);
+    expect(totals.toolCalls).toBeGreaterThan(CYCLES);
+    expect(count(db, "audit_events WHERE kind = 'tool_call'")).toBeGreaterThan(0);
+    console.log('crash safety:', { cycles: CYCLES, ...totals });
+  });
+});
