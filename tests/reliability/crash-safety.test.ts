@@ -11,7 +11,6 @@ import { createSession } from '../../src/accounts/sessions.js';
 import { createUser } from '../../src/accounts/users.js';
 import { loadConfig } from '../../src/config.js';
 import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
 import { createAuthorizationCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
