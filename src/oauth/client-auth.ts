@@ -77,10 +77,8 @@ export async function authenticateClient(
   return client;
 }
 
-function invalidClient(description: string, usedBasic: boolean): OAuthError & { challenge?: string } {
-  const error = new OAuthError('invalid_client', description, 401) as OAuthError & { challenge?: string };
+function invalidClient(description: string, usedBasic: boolean): OAuthError {
   // RFC 6749 §5.2: when the client used Basic, the 401 carries a challenge for that scheme; otherwise
   // there is no scheme to challenge with.
-  if (usedBasic) error.challenge = 'Basic realm="token"';
-  return error;
+  return new OAuthError('invalid_client', description, 401, usedBasic ? 'Basic realm="token"' : undefined);
 }

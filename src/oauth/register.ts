@@ -7,7 +7,7 @@ import { RateLimiter } from '../security/rate-limit.js';
 import { clientMetadataSchema, describeMetadataError } from './clients/metadata-schema.js';
 import { registerDynamicClient } from './clients/repository.js';
 import type { OAuthDeps } from './deps.js';
-import { OAuthError, oauthErrorResponse } from './errors.js';
+import { OAuthError, refuse } from './errors.js';
 
 /** Registrations per client IP: enough for a person setting up several clients, not for a flood. */
 export const REGISTRATIONS_PER_IP = { limit: 20, windowMs: 10 * 60_000 };
@@ -82,8 +82,7 @@ export function registerRoutes(deps: OAuthDeps) {
         { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
       );
     } catch (error) {
-      if (error instanceof OAuthError) return oauthErrorResponse(c, error);
-      throw error;
+      return refuse(c, error, 'register');
     }
   });
   return app;

@@ -6,7 +6,7 @@ import type { AppEnv } from '../http/env.js';
 import { hashToken } from '../security/tokens.js';
 import { authenticateClient } from './client-auth.js';
 import { clientLookup, type OAuthDeps } from './deps.js';
-import { OAuthError, oauthErrorResponse } from './errors.js';
+import { OAuthError, refuse } from './errors.js';
 import { readForm, required } from './form.js';
 import { revokeGrant } from './grants.js';
 
@@ -45,16 +45,7 @@ export function revokeRoutes(deps: OAuthDeps) {
       }
       return c.body(null, 200, { 'Cache-Control': 'no-store' });
     } catch (error) {
-      if (error instanceof OAuthError) {
-        // The code and description only: never the submitted values, which can be secrets.
-        c.get('log').info(
-          { error: error.code, description: error.description },
-          'token endpoint refused the request',
-        );
-        const challenge = (error as OAuthError & { challenge?: string }).challenge;
-        return oauthErrorResponse(c, error, challenge ? { 'WWW-Authenticate': challenge } : {});
-      }
-      throw error;
+      return refuse(c, error, 'revoke');
     }
   });
   return app;

@@ -6,7 +6,7 @@ import { authenticateClient } from './client-auth.js';
 import { touchClient } from './clients/repository.js';
 import type { OAuthClient } from './clients/types.js';
 import { clientLookup, type OAuthDeps, sameResource } from './deps.js';
-import { OAuthError, oauthErrorResponse } from './errors.js';
+import { OAuthError, refuse } from './errors.js';
 import { readForm, required } from './form.js';
 import {
   claimCode,
@@ -42,16 +42,7 @@ export function tokenRoutes(deps: OAuthDeps) {
       metrics.tokensIssued.labels(grantType).inc();
       return c.json(tokens, 200, NO_STORE);
     } catch (error) {
-      if (error instanceof OAuthError) {
-        // The code and description only: never the submitted values, which can be secrets.
-        c.get('log').info(
-          { error: error.code, description: error.description },
-          'token endpoint refused the request',
-        );
-        const challenge = (error as OAuthError & { challenge?: string }).challenge;
-        return oauthErrorResponse(c, error, challenge ? { 'WWW-Authenticate': challenge } : {});
-      }
-      throw error;
+      return refuse(c, error, 'token');
     }
   });
   return app;

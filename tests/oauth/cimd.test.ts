@@ -1,9 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchClientMetadataDocument } from '../../src/oauth/clients/cimd-fetch.js';
 import {
@@ -19,7 +16,7 @@ import {
   tokenRequest,
 } from '../helpers/oauth-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/temp.js';
+import { selfSignedCertificate } from '../helpers/tls.js';
 
 /**
  * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document) served by a loopback
@@ -37,7 +34,6 @@ let dev: TestServer;
 let prod: TestServer;
 let user: SignedInUser;
 let prodUser: SignedInUser;
-const dir = tempDir('cimd-cert-');
 
 function url(path: string) {
   return `${origin}${path}`;
@@ -69,33 +65,9 @@ function serve(path: string, handler: Handler) {
 }
 
 beforeAll(async () => {
-  const key = join(dir.path, 'key.pem');
-  const cert = join(dir.path, 'cert.pem');
-  execFileSync(
-    '/usr/bin/openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
-  ca = readFileSync(cert, 'utf8');
-  docs = createServer({ key: readFileSync(key), cert: ca }, (req, res) => {
+  const tls = selfSignedCertificate();
+  ca = tls.cert;
+  docs = createServer({ key: tls.key, cert: ca }, (req, res) => {
     const path = new URL(req.url ?? '/', 'https://x').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     const handler = routes.get(path);
@@ -118,7 +90,6 @@ afterAll(async () => {
   await new Promise((resolve) => docs?.close(resolve));
   await dev?.close();
   await prod?.close();
-  dir.remove();
 });
 
 function storedClient(server: TestServer, clientId: string) {
