@@ -63,18 +63,17 @@ export function ConsentPage(props: ConsentPageProps) {
             ))}
           </ul>
         </fieldset>
-        <label for="consent-workspace">Workspace</label>
-        <p id="consent-workspace-hint" class="hint">
-          Tool calls use this workspace's API credentials and are recorded there.
-        </p>
-        <select id="consent-workspace" name="workspace" aria-describedby="consent-workspace-hint" required>
-          {props.workspaces.map((w) => (
-            <option value={w.id}>
-              {w.name}
-              {w.kind === 'personal' ? ' (personal)' : ''}
-            </option>
-          ))}
-        </select>
+        <div class="field">
+          <label for="consent-workspace">Workspace</label>
+          <select id="consent-workspace" name="workspace" aria-describedby="consent-workspace-hint" required>
+            {props.workspaces.map((w) => (
+              <option value={w.id}>{workspaceLabel(w)}</option>
+            ))}
+          </select>
+          <p id="consent-workspace-hint" class="hint">
+            Tool calls use this workspace's API credentials and are recorded there.
+          </p>
+        </div>
         {props.unlinkedCount > 0 ? (
           <p class="muted">
             {props.unlinkedCount} of your workspaces have no API credentials yet and are not listed.{' '}
@@ -108,4 +107,9 @@ export function AuthorizeErrorPage({ message, signedInAs }: { message: string; s
       </p>
     </Layout>
   );
+}
+
+/** "Personal" stays as it is; another name of a personal workspace gets "(personal)" after it. */
+function workspaceLabel(w: { name: string; kind: string }): string {
+  return w.kind === 'personal' && w.name.toLowerCase() !== 'personal' ? `${w.name} (personal)` : w.name;
 }
