@@ -1,0 +1,107 @@
+/** The processes under test: the sandbox, the built gateway in production mode, the baseline. */
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { type Proc, start, waitForOk } from './lib/proc.js';
+
+export const PUBLIC_URL = 'https://bench.example';
+/** A fixed 32-byte key: the bench database is thrown away after the run. */
+export const SECRET_KEY = 'b'.repeat(64);
+export const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Sandbox {
+  proc: Proc;
+  searchUrl: string;
+  agentUrl: string;
+  token: string;
+}
+
+/** `node --import tsx src/sandbox/main.ts` on a free port; parses the three lines it prints. */
+export async function startSandbox(): Promise<Sandbox> {
+  const proc = start('node', ['--import', 'tsx', 'src/sandbox/main.ts'], {
+    SANDBOX_PORT: '0',
+    SANDBOX_SPEED: 'instant',
+  });
+  const value = async (name: string) =>
+    (await proc.waitForLine(new RegExp(`^${name}=`))).slice(name.length + 1);
+  return {
+    proc,
+    searchUrl: await value('SEARCH_URL'),
+    agentUrl: await value('AGENT_URL'),
+    token: await value('TOKEN'),
+  };
+}
+
+export interface Gateway {
+  proc: Proc;
+  url: string;
+  port: number;
+  /** Milliseconds from spawn to the first /healthz 200. */
+  startMs: number;
+}
+
+/** `node dist/src/main.js` as in production (NODE_ENV=production, https PUBLIC_URL, UPSTREAM_* set). */
+export async function startGateway(options: {
+  databasePath: string;
+  sandbox: Sandbox;
+  logDir: string;
+  nodeArgs?: string[];
+  env?: Record<string, string>;
+}): Promise<Gateway> {
+  const port = await freePort();
+  const started = performance.now();
+  const proc = start(
+    'node',
+    [...(options.nodeArgs ?? []), 'dist/src/main.js'],
+    {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL,
+      SECRET_KEY,
+      METRICS_TOKEN,
+      DATABASE_PATH: options.databasePath,
+      UPSTREAM_SEARCH_URL: options.sandbox.searchUrl,
+      UPSTREAM_AGENT_URL: options.sandbox.agentUrl,
+      ...options.env,
+    },
+    { logFile: join(options.logDir, `gateway-${port}.log`) },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const startMs = await waitForOk(`${url}/healthz`, started);
+  return { proc, url, port, startMs };
+}
+
+/** bench/baseline-server.ts: a bare Hono route on the same listen() settings. */
+export async function startBaseline(): Promise<{ proc: Proc; url: string }> {
+  const port = await freePort();
+  const proc = start('node', ['--import', 'tsx', 'bench/baseline-server.ts'], { PORT: String(port) });
+  await proc.waitForLine(/^LISTENING /);
+  return { proc, url: `http://127.0.0.1:${port}` };
+}
+
+/** The gateway's own heap figures, from /metrics (prom-client's default Node metrics). */
+export async function gatewayHeap(url: string): Promise<{ used: number; total: number }> {
+  const text = await (
+    await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  ).text();
+  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return { used: read('nodejs_heap_size_used_bytes'), total: read('nodejs_heap_size_total_bytes') };
+}
+
+export async function gatewayWaiting(url: string): Promise<number> {
+  const text = await (
+    await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  ).text();
+  return Number(/^mcp_waiting_calls (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+}
