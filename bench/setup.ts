@@ -31,13 +31,7 @@ export interface BenchData {
 
 const ACCESS_TTL_MS = 3600 * 1000;
 
-async function grantFor(
-  db: Db,
-  secrets: SecretBox,
-  clientId: string,
-  n: number,
-  upstreamToken: string | null,
-) {
+async function grantFor(db: Db, secrets: SecretBox, n: number, upstreamToken: string | null) {
   const created = await createUser(db, {
     email: `bench-${n}@example.com`,
     password: 'correct horse battery staple',
