@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { defaultUpstreamUserId } from '../accounts/credentials.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
@@ -13,22 +13,9 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /** Opaque access tokens are prefix + 43 base64url characters; anything far off is not worth a lookup. */
 const MAX_TOKEN_LENGTH = 200;
 
-export type BearerResult = { ok: true; caller: Caller; expiresAt: number } | { ok: false; reason: string };
-
-/**
- * Resolves an access token to its caller in one indexed query: token → grant → membership →
- * workspace credential. Refused when unknown, expired, revoked, bound to another resource (audience,
- * RFC 8707), or when the user is no longer a member of the grant's workspace.
- */
-export function verifyAccessToken(
-  db: Db,
-  secrets: SecretBox,
-  config: Config,
-  token: string,
-  now = Date.now(),
-): BearerResult {
-  if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'The access token is malformed.' };
-  const row = db
+/** The token → caller query, prepared once per database: building its SQL cost more than running it. */
+function buildLookup(db: Db) {
+  return db
     .select({
       kind: oauthTokens.kind,
       tokenScopes: oauthTokens.scopes,
@@ -57,8 +44,35 @@ export function verifyAccessToken(
       ),
     )
     .leftJoin(upstreamCredentials, eq(upstreamCredentials.workspaceId, oauthGrants.workspaceId))
-    .where(eq(oauthTokens.tokenHash, hashToken(token)))
-    .get();
+    .where(eq(oauthTokens.tokenHash, sql.placeholder('tokenHash')))
+    .prepare();
+}
+const lookups = new WeakMap<Db, ReturnType<typeof buildLookup>>();
+function lookup(db: Db) {
+  let prepared = lookups.get(db);
+  if (!prepared) {
+    prepared = buildLookup(db);
+    lookups.set(db, prepared);
+  }
+  return prepared;
+}
+
+export type BearerResult = { ok: true; caller: Caller; expiresAt: number } | { ok: false; reason: string };
+
+/**
+ * Resolves an access token to its caller in one indexed query: token → grant → membership →
+ * workspace credential. Refused when unknown, expired, revoked, bound to another resource (audience,
+ * RFC 8707), or when the user is no longer a member of the grant's workspace.
+ */
+export function verifyAccessToken(
+  db: Db,
+  secrets: SecretBox,
+  config: Config,
+  token: string,
+  now = Date.now(),
+): BearerResult {
+  if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'The access token is malformed.' };
+  const row = lookup(db).get({ tokenHash: hashToken(token) });
   if (row?.kind !== 'access') return { ok: false, reason: 'The access token is not valid.' };
   if (row.tokenRevokedAt !== null || row.grantRevokedAt !== null)
     return { ok: false, reason: 'The access token was revoked.' };
