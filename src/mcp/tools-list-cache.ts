@@ -9,8 +9,9 @@
 interface Entry {
   status: number;
   headers: [string, string][];
-  before: string;
-  after: string;
+  /** Kept as UTF-8 bytes: a replay then copies ~50 KB instead of re-encoding and measuring a string. */
+  before: Buffer;
+  after: Buffer;
 }
 
 const HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name'] as const;
@@ -35,7 +36,7 @@ export class ToolsListCache {
   replay(key: string, id: string | number): Response | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
-    return new Response(entry.before + JSON.stringify(id) + entry.after, {
+    return new Response(Buffer.concat([entry.before, Buffer.from(JSON.stringify(id)), entry.after]), {
       status: entry.status,
       headers: entry.headers,
     });
@@ -52,7 +53,12 @@ export class ToolsListCache {
     // The id closes the JSON-RPC object: only `}` and SSE framing may follow it.
     if (at >= 0 && text.indexOf(marker) === at && /^}\s*$/.test(after)) {
       if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, { status: 200, headers, before: `${text.slice(0, at)}"id":`, after });
+      this.entries.set(key, {
+        status: 200,
+        headers,
+        before: Buffer.from(`${text.slice(0, at)}"id":`),
+        after: Buffer.from(after),
+      });
     }
     return new Response(text, { status: response.status, headers });
   }
