@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { auditEvents, oauthCodes, oauthGrants, oauthTokens } from '../db/schema/index.js';
 import { hashToken, newId, newToken } from '../security/tokens.js';
@@ -171,6 +171,25 @@ export function revokeGrant(db: Db, grantId: string, reason: string, now = Date.
   });
 }
 
+/** The refresh token → grant query, prepared once per database (its SQL cost more to build than to run). */
+function buildRefreshLookup(db: Db) {
+  return db
+    .select({ token: oauthTokens, grant: oauthGrants })
+    .from(oauthTokens)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+    .where(and(eq(oauthTokens.tokenHash, sql.placeholder('tokenHash')), eq(oauthTokens.kind, 'refresh')))
+    .prepare();
+}
+const refreshLookups = new WeakMap<Db, ReturnType<typeof buildRefreshLookup>>();
+function refreshLookup(db: Db) {
+  let prepared = refreshLookups.get(db);
+  if (!prepared) {
+    prepared = buildRefreshLookup(db);
+    refreshLookups.set(db, prepared);
+  }
+  return prepared;
+}
+
 export type RefreshOutcome =
   | { ok: true; tokens: IssuedTokens }
   | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'client_mismatch' | 'reused' | 'scope' };
@@ -190,12 +209,7 @@ export function refreshGrant(
   now = Date.now(),
 ): RefreshOutcome {
   const run = db.$client.transaction((): RefreshOutcome => {
-    const row = db
-      .select({ token: oauthTokens, grant: oauthGrants })
-      .from(oauthTokens)
-      .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
-      .where(and(eq(oauthTokens.tokenHash, hashToken(refreshToken)), eq(oauthTokens.kind, 'refresh')))
-      .get();
+    const row = refreshLookup(db).get({ tokenHash: hashToken(refreshToken) });
     if (!row) return { ok: false, reason: 'unknown' };
     const { token, grant } = row;
     if (grant.clientId !== clientId) return { ok: false, reason: 'client_mismatch' };
