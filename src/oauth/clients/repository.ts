@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { oauthClients } from '../../db/schema/index.js';
 import { metrics } from '../../metrics/index.js';
@@ -89,6 +89,24 @@ export function registerDynamicClient(db: Db, metadata: ClientMetadata, now = Da
   };
 }
 
+/** The client row query, prepared once per database (every /token request runs it). */
+function buildClientLookup(db: Db) {
+  return db
+    .select()
+    .from(oauthClients)
+    .where(eq(oauthClients.id, sql.placeholder('clientId')))
+    .prepare();
+}
+const clientLookups = new WeakMap<Db, ReturnType<typeof buildClientLookup>>();
+function clientLookup(db: Db) {
+  let prepared = clientLookups.get(db);
+  if (!prepared) {
+    prepared = buildClientLookup(db);
+    clientLookups.set(db, prepared);
+  }
+  return prepared;
+}
+
 export interface ClientLookupOptions {
   cimd: CimdFetchOptions;
   /**
@@ -106,7 +124,7 @@ export async function findClient(
   now = Date.now(),
 ): Promise<OAuthClient | null> {
   if (clientId.length > 2000) return null;
-  const row = db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).get();
+  const row = clientLookup(db).get({ clientId });
   if (!isUrlClientId(clientId)) return row && row.kind === 'dcr' ? toClient(row) : null;
   if (row && (!options.refreshStaleDocument || (row.expiresAt ?? 0) > now)) return toClient(row);
   return toClient(await fetchAndStoreDocument(db, clientId, options.cimd, now));
@@ -178,13 +196,60 @@ async function fetchAndStoreDocument(db: Db, clientId: string, options: CimdFetc
     .get();
 }
 
+/** Expiry moves of less than this are not written: against a 30-day idle TTL a minute is nothing. */
+const TOUCH_RESOLUTION_MS = 60_000;
+
 /**
  * Marks a client as used. Pushes a DCR client's idle expiry forward (DESIGN.md §4: TTL refreshed on
- * use); a CIMD row's expiry is its cache lifetime and stays.
+ * use); a CIMD row's expiry is its cache lifetime and stays. One prepared statement, and it changes
+ * the row only when the time has moved by a minute: a busy client's every refresh no longer pays a
+ * second write.
  */
 export function touchClient(db: Db, client: OAuthClient, now = Date.now()): void {
-  db.update(oauthClients)
-    .set(client.kind === 'dcr' ? { lastUsedAt: now, expiresAt: now + DCR_IDLE_TTL_MS } : { lastUsedAt: now })
-    .where(eq(oauthClients.id, client.clientId))
-    .run();
+  const statements = touchStatements(db);
+  if (client.kind === 'dcr') {
+    statements.dcr.run({
+      id: client.clientId,
+      now,
+      cutoff: now - TOUCH_RESOLUTION_MS,
+      expiresAt: now + DCR_IDLE_TTL_MS,
+      expiryCutoff: now + DCR_IDLE_TTL_MS - TOUCH_RESOLUTION_MS,
+    });
+  } else {
+    statements.other.run({ id: client.clientId, now, cutoff: now - TOUCH_RESOLUTION_MS });
+  }
+}
+
+function buildTouchStatements(db: Db) {
+  const p = sql.placeholder;
+  return {
+    dcr: db
+      .update(oauthClients)
+      .set({ lastUsedAt: sql`${p('now')}`, expiresAt: sql`${p('expiresAt')}` })
+      .where(
+        and(
+          eq(oauthClients.id, p('id')),
+          or(
+            lt(oauthClients.lastUsedAt, p('cutoff')),
+            isNull(oauthClients.expiresAt),
+            lt(oauthClients.expiresAt, p('expiryCutoff')),
+          ),
+        ),
+      )
+      .prepare(),
+    other: db
+      .update(oauthClients)
+      .set({ lastUsedAt: sql`${p('now')}` })
+      .where(and(eq(oauthClients.id, p('id')), lt(oauthClients.lastUsedAt, p('cutoff'))))
+      .prepare(),
+  };
+}
+const touchStatementsByDb = new WeakMap<Db, ReturnType<typeof buildTouchStatements>>();
+function touchStatements(db: Db) {
+  let statements = touchStatementsByDb.get(db);
+  if (!statements) {
+    statements = buildTouchStatements(db);
+    touchStatementsByDb.set(db, statements);
+  }
+  return statements;
 }
