@@ -1,9 +1,10 @@
 /**
  * Proxy overhead: latency of get_keyword_search through /mcp minus the same upstream GET made
- * directly to the sandbox, measured back to back at the same connection count.
+ * directly to the sandbox, measured back to back at the same connection count (with the
+ * microsecond-resolution probe in lib/latency.ts).
  */
 import type { CapturedRequest } from '../capture.js';
-import { load } from '../lib/load.js';
+import { latency } from '../lib/latency.js';
 
 export interface ProxySample {
   connections: number;
@@ -18,13 +19,13 @@ export async function proxyRound(
   connections: number,
   seconds: number,
 ): Promise<ProxySample> {
-  const direct = await load({
+  const direct = await latency({
     url: `${target.searchUrl}/api/iq/keyword_search/${target.searchId}`,
     connections,
-    duration: seconds,
+    seconds,
     headers: { 'X-SERVICE-TOKEN': target.upstreamToken, 'X-SERVICE-USER-ID': 'bench-user-0' },
   });
-  const viaMcp = await load({ url: mcpUrl, method: 'POST', connections, duration: seconds, ...toolsCall });
+  const viaMcp = await latency({ url: mcpUrl, method: 'POST', connections, seconds, ...toolsCall });
   const pick = (r: { p50: number; p99: number; rps: number }) => ({ p50: r.p50, p99: r.p99, rps: r.rps });
   return { connections, direct: pick(direct), viaMcp: pick(viaMcp) };
 }
