@@ -2,7 +2,8 @@
  * `npm run soak` (not in CI): the built gateway in production mode against the sandbox process, under
  * a fixed-rate mix of sign-ins, tool calls and refresh-token rotations for SOAK_SECONDS (default 600).
  * Passes with zero errors, flat memory (RSS and heap after the first minute grow by less than
- * SOAK_MAX_GROWTH_MB) and a bounded p99 (no 30-second window's p99 above SOAK_MAX_P99_MS). Prints the
+ * SOAK_MAX_GROWTH_MB) and a bounded p99 (no 30-second window's p99 of sign-ins, tool reads and
+ * refreshes above SOAK_MAX_P99_MS; submits wait for their search by design). Prints the
  * figures; exits 1 when a claim fails. Every process it starts is killed at the end (bench/lib/proc.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -175,7 +176,8 @@ async function main(): Promise<number> {
         .finally(() => {
           const ms = performance.now() - t0;
           latencies.get(op)?.push(ms);
-          windowSamples.push(ms);
+          // A submit's time is its poll schedule (first poll after 500 ms), not load: kept out of the window p99.
+          if (op !== 'submit') windowSamples.push(ms);
           inflight--;
           pending.delete(p);
         });
