@@ -199,6 +199,8 @@ describe('faults while calls wait', () => {
       for (const r of await calls) {
         expect(r.result.isError).toBeFalsy();
         expect(r.result.structuredContent.completed).toBe(false);
+        // Ended by the failing poll (not by the wait limit), with the handle to come back with.
+        expect(r.text).toMatch(/status failed/);
         expect(r.text).toMatch(/get_keyword_search/);
       }
     }
@@ -212,7 +214,8 @@ describe('faults while calls wait', () => {
     for (const r of await calls) {
       expect(r.result.isError).toBeFalsy();
       expect(r.result.structuredContent.completed).toBe(false);
-      expect(r.text).toMatch(/failed|get_keyword_search/);
+      expect(r.text).toMatch(/status failed/);
+      expect(r.text).toMatch(/get_keyword_search/);
     }
     // While it is away: new calls fail fast with a clear error.
     for (const r of await many(() => search(bearer))) expect(r.result.isError).toBe(true);
