@@ -91,12 +91,16 @@ export async function startBaseline(): Promise<{ proc: Proc; url: string }> {
 }
 
 /** The gateway's own heap figures, from /metrics (prom-client's default Node metrics). */
-export async function gatewayHeap(url: string): Promise<{ used: number; total: number }> {
+export async function gatewayHeap(url: string): Promise<{ used: number; total: number; external: number }> {
   const text = await (
     await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
   ).text();
   const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
-  return { used: read('nodejs_heap_size_used_bytes'), total: read('nodejs_heap_size_total_bytes') };
+  return {
+    used: read('nodejs_heap_size_used_bytes'),
+    total: read('nodejs_heap_size_total_bytes'),
+    external: read('nodejs_external_memory_bytes'),
+  };
 }
 
 export async function gatewayWaiting(url: string): Promise<number> {

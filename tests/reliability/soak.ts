@@ -134,7 +134,15 @@ async function main(): Promise<number> {
     };
 
     const latencies = new Map<Op, number[]>(MIX.map(([op]) => [op, []]));
-    const windows: Array<{ at: number; p99: number; rss: number; heap: number; count: number }> = [];
+    const windows: Array<{
+      at: number;
+      p99: number;
+      rss: number;
+      heap: number;
+      heapTotal: number;
+      external: number;
+      count: number;
+    }> = [];
     let windowSamples: number[] = [];
     const errors: string[] = [];
     let inflight = 0;
@@ -185,17 +193,20 @@ async function main(): Promise<number> {
       if (performance.now() >= nextWindow) {
         nextWindow += WINDOW_MS;
         const sorted = windowSamples.sort((a, b) => a - b);
-        const heap = (await gatewayHeap(gateway.url)).used;
+        const memory = await gatewayHeap(gateway.url);
+        const heap = memory.used;
         windows.push({
           at: Math.round((performance.now() - started) / 1000),
           p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0,
           rss: rssBytes(pid),
           heap,
+          heapTotal: memory.total,
+          external: memory.external,
           count: sorted.length,
         });
         const w = windows.at(-1);
         log(
-          `t=${w?.at}s ops=${w?.count} p99=${round(w?.p99 ?? 0, 1)} ms rss=${round((w?.rss ?? 0) / MB, 1)} MB heap=${round(heap / MB, 1)} MB errors=${errors.length}`,
+          `t=${w?.at}s ops=${w?.count} p99=${round(w?.p99 ?? 0, 1)} ms rss=${round((w?.rss ?? 0) / MB, 1)} MB heap=${round(heap / MB, 1)}/${round((w?.heapTotal ?? 0) / MB, 1)} MB external=${round((w?.external ?? 0) / MB, 1)} MB errors=${errors.length}`,
         );
         windowSamples = [];
       }
@@ -205,11 +216,15 @@ async function main(): Promise<number> {
     await sandbox.proc.stop();
 
     // ---- figures and verdict ----------------------------------------------------------------------
+    // Growth: the mean of the last three windows against the first three after the first minute
+    // (single samples swing with GC timing).
     const settled = windows.filter((w) => w.at > 60);
-    const base = settled[0] ?? windows[0];
-    const last = windows.at(-1);
-    const rssGrowth = base && last ? (last.rss - base.rss) / MB : 0;
-    const heapGrowth = base && last ? (last.heap - base.heap) / MB : 0;
+    const mean = (ws: typeof windows, f: (w: (typeof windows)[number]) => number) =>
+      ws.length ? ws.reduce((sum, w) => sum + f(w), 0) / ws.length : 0;
+    const early = settled.slice(0, 3);
+    const late = settled.slice(-3);
+    const rssGrowth = (mean(late, (w) => w.rss) - mean(early, (w) => w.rss)) / MB;
+    const heapGrowth = (mean(late, (w) => w.heap) - mean(early, (w) => w.heap)) / MB;
     const worstP99 = Math.max(...windows.map((w) => w.p99));
     const all = [...latencies.values()].flat().sort((a, b) => a - b);
     const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
@@ -231,6 +246,8 @@ async function main(): Promise<number> {
       maxInFlight: maxInflight,
       rssMB: windows.map((w) => round(w.rss / MB, 1)),
       heapMB: windows.map((w) => round(w.heap / MB, 1)),
+      heapTotalMB: windows.map((w) => round(w.heapTotal / MB, 1)),
+      externalMB: windows.map((w) => round(w.external / MB, 1)),
       rssGrowthAfterFirstMinuteMB: round(rssGrowth, 1),
       heapGrowthAfterFirstMinuteMB: round(heapGrowth, 1),
     };
