@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MB, median, round, rssBytes } from '../../bench/lib/stats.js';
+import { cpuMs, MB, median, round, rssBytes } from '../../bench/lib/stats.js';
 import { gatewayHeap, PUBLIC_URL, startGateway, startSandbox } from '../../bench/servers.js';
 import { setupDatabase } from '../../bench/setup.js';
 
@@ -150,6 +150,8 @@ async function main(): Promise<number> {
     const started = performance.now();
     const end = started + SECONDS * 1000;
     let nextWindow = started + WINDOW_MS;
+    // CPU of the gateway and of the sandbox per window: a slow window shows which side was busy.
+    let cpuMark = { at: performance.now(), gateway: cpuMs(pid), sandbox: cpuMs(sandbox.proc.pid) };
     log(`gateway pid ${pid}; ${RATE} ops/s for ${SECONDS} s`);
 
     const pick = (): Op => {
@@ -194,6 +196,11 @@ async function main(): Promise<number> {
         nextWindow += WINDOW_MS;
         const sorted = windowSamples.sort((a, b) => a - b);
         const memory = await gatewayHeap(gateway.url);
+        const now = { at: performance.now(), gateway: cpuMs(pid), sandbox: cpuMs(sandbox.proc.pid) };
+        const span = now.at - cpuMark.at;
+        const gatewayCpu = ((now.gateway - cpuMark.gateway) / span) * 100;
+        const sandboxCpu = ((now.sandbox - cpuMark.sandbox) / span) * 100;
+        cpuMark = now;
         const heap = memory.used;
         windows.push({
           at: Math.round((performance.now() - started) / 1000),
@@ -203,10 +210,12 @@ async function main(): Promise<number> {
           heapTotal: memory.total,
           external: memory.external,
           count: sorted.length,
+          gatewayCpu,
+          sandboxCpu,
         });
         const w = windows.at(-1);
         log(
-          `t=${w?.at}s ops=${w?.count} p99=${round(w?.p99 ?? 0, 1)} ms rss=${round((w?.rss ?? 0) / MB, 1)} MB heap=${round(heap / MB, 1)}/${round((w?.heapTotal ?? 0) / MB, 1)} MB external=${round((w?.external ?? 0) / MB, 1)} MB errors=${errors.length}`,
+          `t=${w?.at}s ops=${w?.count} p99=${round(w?.p99 ?? 0, 1)} ms rss=${round((w?.rss ?? 0) / MB, 1)} MB heap=${round(heap / MB, 1)}/${round((w?.heapTotal ?? 0) / MB, 1)} MB external=${round((w?.external ?? 0) / MB, 1)} MB cpu gateway ${round(w?.gatewayCpu ?? 0, 0)} % sandbox ${round(w?.sandboxCpu ?? 0, 0)} % errors=${errors.length}`,
         );
         windowSamples = [];
       }
@@ -248,6 +257,8 @@ async function main(): Promise<number> {
       heapMB: windows.map((w) => round(w.heap / MB, 1)),
       heapTotalMB: windows.map((w) => round(w.heapTotal / MB, 1)),
       externalMB: windows.map((w) => round(w.external / MB, 1)),
+      gatewayCpuPercent: windows.map((w) => round(w.gatewayCpu, 0)),
+      sandboxCpuPercent: windows.map((w) => round(w.sandboxCpu, 0)),
       rssGrowthAfterFirstMinuteMB: round(rssGrowth, 1),
       heapGrowthAfterFirstMinuteMB: round(heapGrowth, 1),
     };
