@@ -142,6 +142,8 @@ async function main(): Promise<number> {
       heapTotal: number;
       external: number;
       count: number;
+      gatewayCpu: number;
+      sandboxCpu: number;
     }> = [];
     let windowSamples: number[] = [];
     const errors: string[] = [];
