@@ -182,7 +182,12 @@ async function main(): Promise<number> {
             if (!ok) errors.push(`${op}: unexpected answer`);
           },
           (error: unknown) => {
-            errors.push(`${op}: ${error instanceof Error ? error.message : String(error)}`);
+            // fetch's own message is only "fetch failed": the cause says which (connect timeout, reset, …).
+            const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+            const why = cause ? ` (${cause.code ?? cause.message})` : '';
+            errors.push(
+              `${op} at ${Math.round((performance.now() - started) / 1000)} s: ${error instanceof Error ? error.message : String(error)}${why}`,
+            );
           },
         )
         .finally(() => {
@@ -274,7 +279,9 @@ async function main(): Promise<number> {
     process.stdout.write(failures.length ? `SOAK FAILED: ${failures.join('; ')}\n` : 'SOAK PASSED\n');
     return failures.length ? 1 : 0;
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    // SOAK_KEEP=1 keeps the database and the gateway's log for a look afterwards.
+    if (process.env.SOAK_KEEP === '1') log(`kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
   }
 }
 
