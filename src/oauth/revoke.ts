@@ -6,7 +6,7 @@ import type { AppEnv } from '../http/env.js';
 import { hashToken } from '../security/tokens.js';
 import { authenticateClient } from './client-auth.js';
 import { clientLookup, type OAuthDeps } from './deps.js';
-import { OAuthError, refuse } from './errors.js';
+import { refuse } from './errors.js';
 import { readForm, required } from './form.js';
 import { revokeGrant } from './grants.js';
 
