@@ -7,7 +7,7 @@ import { migrate } from '../../src/db/migrate.js';
 import type { AppEnv } from '../../src/http/env.js';
 import { createLogger } from '../../src/logger.js';
 import { SecretBox } from '../../src/security/secrets.js';
-import { type FetchHandler, listen } from '../../src/server.js';
+import { type FetchHandler, listen, type ServerLimits } from '../../src/server.js';
 import { TEST_SECRET_KEY, tempDir } from './temp.js';
 
 export interface TestServer {
@@ -33,6 +33,8 @@ export interface TestServerOptions {
   upstreamConfigured?: boolean;
   /** A CA certificate (PEM) to trust when fetching client metadata documents. */
   cimdCa?: string;
+  /** Socket limits (header/request/keep-alive timeouts) for this test's server. */
+  limits?: Partial<ServerLimits>;
   /** Tool-layer waits and polling for this test (default: the production values). */
   mcpOptions?: AppDeps['mcpOptions'];
 }
@@ -44,7 +46,12 @@ export interface TestServerOptions {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = tempDir('sim-server-');
   let target: FetchHandler = { fetch: () => new Response('starting', { status: 503 }) };
-  const server = await listen({ fetch: (request, env) => target.fetch(request, env) }, 0, '127.0.0.1');
+  const server = await listen(
+    { fetch: (request, env) => target.fetch(request, env) },
+    0,
+    '127.0.0.1',
+    options.limits,
+  );
   const url = `http://localhost:${server.port}`;
   const config = loadConfig({
     DATABASE_PATH: join(dir.path, 'test.db'),

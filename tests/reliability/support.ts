@@ -3,17 +3,14 @@
  * gateway processes sharing one database file, and small HTTP helpers.
  */
 import { connect, createServer as createTcpServer } from 'node:net';
-import { join } from 'node:path';
-import { type AppDeps, createApp } from '../../src/app.js';
+import type { AppDeps } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
-import { createLogger } from '../../src/logger.js';
+import type { Db } from '../../src/db/client.js';
 import { SecretBox } from '../../src/security/secrets.js';
-import { type FetchHandler, listen, type ServerLimits } from '../../src/server.js';
+import type { ServerLimits } from '../../src/server.js';
 import { type Spawned, spawnProcess } from '../helpers/process.js';
-import type { TestServer } from '../helpers/server.js';
-import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { TEST_SECRET_KEY } from '../helpers/temp.js';
 
 export interface ServerOptions {
   env?: Record<string, string>;
@@ -22,60 +19,15 @@ export interface ServerOptions {
   mcpOptions?: AppDeps['mcpOptions'];
 }
 
-/** As tests/helpers/server.ts startTestServer, plus socket limits (ServerLimits) chosen by the test. */
-export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
-  const dir = tempDir('sim-rel-');
-  let target: FetchHandler = { fetch: () => new Response('starting', { status: 503 }) };
-  const server = await listen(
-    { fetch: (request, env) => target.fetch(request, env) },
-    0,
-    '127.0.0.1',
-    options.limits,
-  );
-  const url = `http://localhost:${server.port}`;
-  const upstream = options.upstream ?? { searchUrl: 'http://127.0.0.1:9', agentUrl: 'http://127.0.0.1:9' };
-  const config = loadConfig({
-    DATABASE_PATH: join(dir.path, 'test.db'),
-    PUBLIC_URL: url,
-    SECRET_KEY: TEST_SECRET_KEY,
-    LOG_LEVEL: 'warn',
-    UPSTREAM_SEARCH_URL: upstream.searchUrl,
-    UPSTREAM_AGENT_URL: upstream.agentUrl,
-    ...options.env,
-  });
-  const logs: Array<Record<string, unknown>> = [];
-  const logger = createLogger(config.logLevel, {
-    write: (line: string) => {
-      logs.push(JSON.parse(line) as Record<string, unknown>);
-    },
-  });
-  const db = openDatabase(config.databasePath);
-  migrate(db);
-  const secrets = new SecretBox(config.secretKeys);
-  const { app, close: closeApp } = createApp({
-    config,
-    db,
-    logger,
-    secrets,
-    upstream,
+/** startTestServer with the upstream configured as in production (UPSTREAM_* set) and quieter logs. */
+export function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  return startTestServer({
+    upstream: options.upstream ?? { searchUrl: 'http://127.0.0.1:9', agentUrl: 'http://127.0.0.1:9' },
+    upstreamConfigured: true,
+    env: { LOG_LEVEL: 'warn', ...options.env },
+    ...(options.limits ? { limits: options.limits } : {}),
     ...(options.mcpOptions ? { mcpOptions: options.mcpOptions } : {}),
   });
-  target = app;
-  return {
-    url,
-    config,
-    db,
-    app,
-    secrets,
-    dataDir: dir.path,
-    logs,
-    async close() {
-      await closeApp();
-      await server.close(1_000);
-      closeDatabase(db);
-      dir.remove();
-    },
-  };
 }
 
 export function count(db: Db, table: string): number {
