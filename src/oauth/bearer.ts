@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { oauthGrants, oauthTokens, upstreamCredentials, workspaceMembers } from '../db/schema/index.js';
 import type { Caller } from '../mcp/caller.js';
+import { oncePer } from '../once-per.js';
 import type { SecretBox } from '../security/secrets.js';
 import { hashToken } from '../security/tokens.js';
 import { parseScopes } from './scopes.js';
@@ -47,15 +48,7 @@ function buildLookup(db: Db) {
     .where(eq(oauthTokens.tokenHash, sql.placeholder('tokenHash')))
     .prepare();
 }
-const lookups = new WeakMap<Db, ReturnType<typeof buildLookup>>();
-function lookup(db: Db) {
-  let prepared = lookups.get(db);
-  if (!prepared) {
-    prepared = buildLookup(db);
-    lookups.set(db, prepared);
-  }
-  return prepared;
-}
+const lookup = oncePer(buildLookup);
 
 export type BearerResult = { ok: true; caller: Caller; expiresAt: number } | { ok: false; reason: string };
 

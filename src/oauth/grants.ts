@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { auditEvents, oauthCodes, oauthGrants, oauthTokens } from '../db/schema/index.js';
+import { oncePer } from '../once-per.js';
 import { hashToken, newId, newToken } from '../security/tokens.js';
 import { formatScopes, parseScopes, type Scope } from './scopes.js';
 
@@ -180,15 +181,7 @@ function buildRefreshLookup(db: Db) {
     .where(and(eq(oauthTokens.tokenHash, sql.placeholder('tokenHash')), eq(oauthTokens.kind, 'refresh')))
     .prepare();
 }
-const refreshLookups = new WeakMap<Db, ReturnType<typeof buildRefreshLookup>>();
-function refreshLookup(db: Db) {
-  let prepared = refreshLookups.get(db);
-  if (!prepared) {
-    prepared = buildRefreshLookup(db);
-    refreshLookups.set(db, prepared);
-  }
-  return prepared;
-}
+const refreshLookup = oncePer(buildRefreshLookup);
 
 export type RefreshOutcome =
   | { ok: true; tokens: IssuedTokens }

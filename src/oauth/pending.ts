@@ -1,6 +1,6 @@
-import { hkdfSync } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../config.js';
+import { derivedKey } from '../security/derived-keys.js';
 import type { Scope } from './scopes.js';
 
 /** A validated authorization request, as the consent form carries it back. */
@@ -19,18 +19,8 @@ export interface PendingAuthorization {
 export const PENDING_TTL_SECONDS = 15 * 60;
 const AUDIENCE = 'authorize-decision';
 
-const keys = new WeakMap<Config, Uint8Array>();
 function signingKey(config: Config): Uint8Array {
-  let key = keys.get(config);
-  if (!key) {
-    const secret = config.secretKeys[0]?.key;
-    if (!secret) throw new Error('no SECRET_KEY configured');
-    key = new Uint8Array(
-      hkdfSync('sha256', secret, Buffer.alloc(0), 'social-intel-mcp pending-authorization v1', 32),
-    );
-    keys.set(config, key);
-  }
-  return key;
+  return derivedKey(config, 'social-intel-mcp pending-authorization v1');
 }
 
 /** Signs the request (HS256, key derived from SECRET_KEY) so the browser cannot change it. */

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Config } from '../config.js';
+import { oncePer } from '../once-per.js';
 
 /**
  * Cookie policy (DESIGN.md §4): `__Host-` prefix (Secure, Path=/, no Domain: the cookie cannot be
@@ -19,19 +20,12 @@ export interface CookiePolicy {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-const policies = new WeakMap<Config, CookiePolicy>();
-
-export function cookiePolicy(config: Config): CookiePolicy {
-  let policy = policies.get(config);
-  if (!policy) {
-    const url = new URL(config.publicUrl);
-    const secure = url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
-    const prefix = secure ? '__Host-' : '';
-    policy = { secure, sessionName: `${prefix}sim_session`, csrfName: `${prefix}sim_csrf` };
-    policies.set(config, policy);
-  }
-  return policy;
-}
+export const cookiePolicy = oncePer((config: Config): CookiePolicy => {
+  const url = new URL(config.publicUrl);
+  const secure = url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
+  const prefix = secure ? '__Host-' : '';
+  return { secure, sessionName: `${prefix}sim_session`, csrfName: `${prefix}sim_csrf` };
+});
 
 export function readCookie(c: Context, name: string): string | undefined {
   return getCookie(c, name);

@@ -1,10 +1,11 @@
-import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { jsx } from 'hono/jsx';
 import type { Config } from '../config.js';
 import type { AppEnv } from '../http/env.js';
+import { derivedKey } from '../security/derived-keys.js';
 import { safeEqual } from '../security/tokens.js';
 import { cookiePolicy, readCookie, writeCookie } from './cookies.js';
 
@@ -21,16 +22,8 @@ export const CSRF_FIELD = 'csrf';
 /** The signed-out token cookie lives as long as a form might sit open in a tab. */
 const PRE_SESSION_MAX_AGE_S = 24 * 60 * 60;
 
-const keys = new WeakMap<Config, Buffer>();
 function csrfKey(config: Config): Buffer {
-  let key = keys.get(config);
-  if (!key) {
-    const secret = config.secretKeys[0]?.key;
-    if (!secret) throw new Error('no SECRET_KEY configured');
-    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'social-intel-mcp csrf v1', 32));
-    keys.set(config, key);
-  }
-  return key;
+  return derivedKey(config, 'social-intel-mcp csrf v1');
 }
 
 /** The form token for a binding (a session id, or the signed-out cookie's value). */

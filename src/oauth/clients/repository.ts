@@ -2,6 +2,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { oauthClients } from '../../db/schema/index.js';
 import { metrics } from '../../metrics/index.js';
+import { oncePer } from '../../once-per.js';
 import { hashToken, newToken } from '../../security/tokens.js';
 import { OAuthError } from '../errors.js';
 import { CimdFetchError, type CimdFetchOptions, fetchClientMetadataDocument } from './cimd-fetch.js';
@@ -97,15 +98,7 @@ function buildClientLookup(db: Db) {
     .where(eq(oauthClients.id, sql.placeholder('clientId')))
     .prepare();
 }
-const clientLookups = new WeakMap<Db, ReturnType<typeof buildClientLookup>>();
-function clientLookup(db: Db) {
-  let prepared = clientLookups.get(db);
-  if (!prepared) {
-    prepared = buildClientLookup(db);
-    clientLookups.set(db, prepared);
-  }
-  return prepared;
-}
+const clientLookup = oncePer(buildClientLookup);
 
 export interface ClientLookupOptions {
   cimd: CimdFetchOptions;
@@ -244,12 +237,4 @@ function buildTouchStatements(db: Db) {
       .prepare(),
   };
 }
-const touchStatementsByDb = new WeakMap<Db, ReturnType<typeof buildTouchStatements>>();
-function touchStatements(db: Db) {
-  let statements = touchStatementsByDb.get(db);
-  if (!statements) {
-    statements = buildTouchStatements(db);
-    touchStatementsByDb.set(db, statements);
-  }
-  return statements;
-}
+const touchStatements = oncePer(buildTouchStatements);
