@@ -53,6 +53,10 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const TICK_INTERVAL_MS = 200;
 /** Requests remembered per credential for /__sandbox/credentials/{token}/requests. */
 export const REQUEST_LOG_LIMIT = 1_000;
+/** Webhook deliveries remembered for /__sandbox/webhooks (the most recent ones, all credentials). */
+export const WEBHOOK_DELIVERY_LIMIT = 1_000;
+/** Synthetic datasets kept built (least recently used dropped); the rest are rebuilt when read. */
+export const DATASET_CACHE_SIZE = 64;
 
 /** Synthetic posts generated per platform before max_post trims them (keeps responses small). */
 export const SYNTH_POSTS_MIN = 12;

@@ -8,7 +8,7 @@ import { firstIssue, readJson } from './http.js';
 import { scheduleView } from './schedules.js';
 import { SPEEDS } from './speed.js';
 import { createRun, runRecordView } from './state/runs.js';
-import { expertDetails, searchDetails } from './state/searches.js';
+import { expertDetails, searchDetails } from './state/search-views.js';
 import type { Store } from './state/store.js';
 import type { Credential, SearchRecord } from './state/types.js';
 

@@ -1,6 +1,7 @@
 import { iso } from './clock.js';
 import { WEBHOOK_TIMEOUT_MS } from './constants.js';
-import { expertDetails, searchDetails, stageOf, webhookDue } from './state/searches.js';
+import { expertDetails, searchDetails } from './state/search-views.js';
+import { stageOf, webhookDue } from './state/searches.js';
 import type { Store } from './state/store.js';
 import type { ExpertRecord, SearchRecord, WebhookDelivery } from './state/types.js';
 

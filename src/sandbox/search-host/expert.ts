@@ -2,7 +2,8 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { iso } from '../clock.js';
 import { SEARCH_CREDIT_COST } from '../constants.js';
 import { firstIssue, readJson } from '../http.js';
-import { createExpertSearch, expertDetails, expertStatus, listPage, searchUrl } from '../state/searches.js';
+import { expertDetails, expertStatus, expertSummary, searchUrl } from '../state/search-views.js';
+import { createExpertSearch, listPage } from '../state/searches.js';
 import type { Store } from '../state/store.js';
 import { fail, insufficientCredits, intId, type SearchEnv, searchAuth } from './common.js';
 import { expertCreateSchema, expertListQuerySchema } from './schemas.js';
@@ -38,16 +39,7 @@ export function expertRoutes(store: Store): Hono<SearchEnv> {
     const mine = [...store.expertSearches.values()].filter((s) => s.token === c.get('cred').token);
     const { items, total } = listPage(mine, parsed.data.page, (s) => expertStatus(s, now), parsed.data.show);
     return c.json({
-      searches: items.map((s) => {
-        const d = expertDetails(s, now);
-        return {
-          id: d.id,
-          query: d.query,
-          created_at: d.created_at,
-          updated_at: d.updated_at,
-          status: d.status,
-        };
-      }),
+      searches: items.map((s) => expertSummary(s, now)),
       page: parsed.data.page,
       total,
     });

@@ -8,14 +8,13 @@ import {
 } from '../constants.js';
 import { firstIssue, minusDays, readJson, utcDate } from '../http.js';
 import {
-  createKeywordSearch,
-  listPage,
   postsData,
   searchCreation,
   searchDetails,
-  stageOf,
+  searchSummary,
   topicTrees,
-} from '../state/searches.js';
+} from '../state/search-views.js';
+import { createKeywordSearch, listPage, stageOf } from '../state/searches.js';
 import type { Store } from '../state/store.js';
 import type { SearchRecord } from '../state/types.js';
 import { fail, insufficientCredits, intId, type SearchEnv, searchAuth } from './common.js';
@@ -57,7 +56,11 @@ export function keywordRoutes(store: Store): Hono<SearchEnv> {
       (s) => stageOf(s, now).status,
       parsed.data.show,
     );
-    return c.json({ keyword_searches: items.map((s) => listItem(s, now)), page: parsed.data.page, total });
+    return c.json({
+      keyword_searches: items.map((s) => searchSummary(s, now)),
+      page: parsed.data.page,
+      total,
+    });
   });
 
   const find = (token: string, raw: string): SearchRecord | undefined => {
@@ -93,9 +96,4 @@ export function keywordRoutes(store: Store): Hono<SearchEnv> {
   });
 
   return app;
-}
-
-export function listItem(rec: SearchRecord, now: number) {
-  const d = searchDetails(rec, now);
-  return { id: d.id, query: d.query, created_at: d.created_at, updated_at: d.updated_at, status: d.status };
 }

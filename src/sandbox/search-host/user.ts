@@ -1,18 +1,11 @@
 import { Hono } from 'hono';
 import { MAX_POST_DEFAULT, SEARCH_CREDIT_COST, USER_WINDOW_MONTHS } from '../constants.js';
 import { firstIssue, minusMonths, readJson, utcDate } from '../http.js';
-import {
-  createUserSearch,
-  listPage,
-  postsData,
-  searchCreation,
-  searchDetails,
-  stageOf,
-} from '../state/searches.js';
+import { postsData, searchCreation, searchDetails, searchSummary } from '../state/search-views.js';
+import { createUserSearch, listPage, stageOf } from '../state/searches.js';
 import type { Store } from '../state/store.js';
 import type { SearchRecord } from '../state/types.js';
 import { fail, insufficientCredits, intId, type SearchEnv, searchAuth } from './common.js';
-import { listItem } from './keyword.js';
 import { listQuerySchema, userCreateSchema } from './schemas.js';
 
 export function userRoutes(store: Store): Hono<SearchEnv> {
@@ -51,7 +44,7 @@ export function userRoutes(store: Store): Hono<SearchEnv> {
       (s) => stageOf(s, now).status,
       parsed.data.show,
     );
-    return c.json({ user_searches: items.map((s) => listItem(s, now)), page: parsed.data.page, total });
+    return c.json({ user_searches: items.map((s) => searchSummary(s, now)), page: parsed.data.page, total });
   });
 
   const find = (token: string, raw: string): SearchRecord | undefined => {

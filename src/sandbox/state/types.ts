@@ -1,8 +1,6 @@
 import type { RecurrenceType, RunMode, RunStatus, ScheduleRunStatus } from '../constants.js';
 import type { Speed } from '../speed.js';
-import type { KeywordDataset } from '../synthetic/keyword.js';
 import type { Json, JsonObject } from '../synthetic/shapes.js';
-import type { UserDataset } from '../synthetic/user.js';
 
 export interface Credential {
   token: string;
@@ -24,6 +22,10 @@ export interface SearchPlan {
   fail: boolean;
 }
 
+/**
+ * A keyword or user search: what was asked and its plan, a few hundred bytes. Its synthetic data is
+ * derived from these inputs when read (state/datasets.ts), never stored here.
+ */
 export interface SearchRecord {
   kind: 'keyword' | 'user';
   id: number;
@@ -37,7 +39,6 @@ export interface SearchRecord {
   maxPost: number;
   createdAt: number;
   plan: SearchPlan;
-  dataset: KeywordDataset | UserDataset;
   webhookSent: boolean;
 }
 
