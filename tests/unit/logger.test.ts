@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+
+/** A real pino logger writing into an array: what reaches stdout in production, line by line. */
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger('debug', { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { logger, lines };
+}
+
+describe('log censoring (second line of defence: secrets never reach a log line)', () => {
+  it('replaces secrets at the top level and in nested objects, case-insensitively', () => {
+    const { logger, lines } = capture();
+    logger.info(
+      {
+        token: 'tok-1',
+        code: 'auth-code',
+        refresh_token: 'rt',
+        headers: { Authorization: 'Bearer abc', cookie: 'sid=1', 'X-Service-Token': 'svc', accept: 'x' },
+        req: { headers: { authorization: 'Bearer def' } },
+        body: { email: 'a@example.com', password: 'hunter2', client_secret: 'cs', code_verifier: 'v' },
+        list: [{ apiToken: 'in-array' }],
+      },
+      'event',
+    );
+    const line = JSON.stringify(lines[0]);
+    for (const secret of [
+      'tok-1',
+      'auth-code',
+      'Bearer abc',
+      'sid=1',
+      'svc',
+      'Bearer def',
+      'hunter2',
+      'cs"',
+      'in-array',
+    ])
+      expect(line).not.toContain(secret);
+    expect(lines[0]).toMatchObject({
+      token: '[redacted]',
+      code: '[redacted]',
+      headers: { Authorization: '[redacted]', accept: 'x' },
+      body: { email: 'a@example.com', password: '[redacted]' },
+      list: [{ apiToken: '[redacted]' }],
+      msg: 'event',
+    });
+  });
+
+  it('keeps nested error codes, errors and ordinary fields as they are', () => {
+    const { logger, lines } = capture();
+    const error = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    logger.warn({ err: error, cause: { code: 'SQLITE_BUSY' }, status: 502, path: '/mcp' }, 'upstream');
+    expect(lines[0]).toMatchObject({
+      err: { message: 'socket hang up', code: 'ECONNRESET' },
+      cause: { code: 'SQLITE_BUSY' },
+      status: 502,
+      path: '/mcp',
+    });
+  });
+
+  it('never changes the object the caller logged', () => {
+    const { logger } = capture();
+    const logged = { headers: { authorization: 'Bearer keep-me' } };
+    logger.info(logged, 'event');
+    expect(logged.headers.authorization).toBe('Bearer keep-me');
+  });
+});
