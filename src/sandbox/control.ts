@@ -103,27 +103,16 @@ export function controlRoutes(store: Store, clock: Clock, settle: () => void): H
     const cred = store.credentials.get(c.req.param('token'));
     if (cred === undefined) return bad(c, 'Unknown credential', 404);
     const now = store.now();
-    const mine = <T extends { token: string }>(xs: Iterable<T>) =>
-      [...xs].filter((x) => x.token === cred.token);
+    const owned = store.ownedBy(cred.token);
     return c.json({
       ...credentialView(cred),
       searches: {
-        keyword: mine(store.keywordSearches.values()).map((s) => ({
-          ...searchDetails(s, now),
-          ...searchInput(s),
-        })),
-        user: mine(store.userSearches.values()).map((s) => ({ ...searchDetails(s, now), ...searchInput(s) })),
-        expert: mine(store.expertSearches.values()).map((s) => ({
-          ...expertDetails(s, now),
-          user_id: s.userId,
-        })),
+        keyword: owned.keyword.map((s) => ({ ...searchDetails(s, now), ...searchInput(s) })),
+        user: owned.user.map((s) => ({ ...searchDetails(s, now), ...searchInput(s) })),
+        expert: owned.expert.map((s) => ({ ...expertDetails(s, now), user_id: s.userId })),
       },
-      runs: mine(store.runs.values()).map((r) => ({
-        ...runRecordView(r, now),
-        origin: r.origin,
-        discarded: r.discarded,
-      })),
-      schedules: mine(store.schedules.values()).map(scheduleView),
+      runs: owned.runs.map((r) => ({ ...runRecordView(r, now), origin: r.origin, discarded: r.discarded })),
+      schedules: [...owned.schedules].map(scheduleView),
     });
   });
 

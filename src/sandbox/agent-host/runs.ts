@@ -114,10 +114,14 @@ export function runRoutes(store: Store): Hono<AgentEnv> {
     if (!parsed.success) return zodInvalid(c, parsed.error, 'query');
     const { status, user_id: userId, limit, offset } = parsed.data;
     const token = c.get('cred').token;
-    const runs = [...store.runs.values()]
-      .filter((r) => r.token === token && r.origin !== 'outside' && !r.discarded)
-      .filter(
-        (r) => (status === undefined || r.status === status) && (userId === undefined || r.userId === userId),
+    const runs = store
+      .ownedBy(token)
+      .runs.filter(
+        (r) =>
+          r.origin !== 'outside' &&
+          !r.discarded &&
+          (status === undefined || r.status === status) &&
+          (userId === undefined || r.userId === userId),
       )
       .sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id));
     return c.json({

@@ -174,7 +174,7 @@ export function scheduleRoutes(store: Store): Hono<AgentEnv> {
     const errors = ruleErrors(s);
     if (errors.length > 0) return invalid(c, errors);
     s.nextRunAt = computeNextRun(s, now);
-    store.schedules.set(s.id, s);
+    store.addSchedule(s);
     settleSchedule(store, s);
     return c.json(scheduleView(s), 201);
   });
@@ -184,9 +184,9 @@ export function scheduleRoutes(store: Store): Hono<AgentEnv> {
     if (!parsed.success) return zodInvalid(c, parsed.error, 'query');
     const { limit, offset } = parsed.data;
     const token = c.get('cred').token;
-    const mine = [...store.schedules.values()]
-      .filter((s) => s.token === token)
-      .sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id));
+    const mine = [...store.ownedBy(token).schedules].sort(
+      (a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id),
+    );
     for (const s of mine) settleSchedule(store, s);
     return c.json({
       schedules: mine.slice(offset, offset + limit).map(scheduleView),
@@ -274,7 +274,7 @@ export function scheduleRoutes(store: Store): Hono<AgentEnv> {
     if (bad !== null) return bad;
     const s = find(c.get('cred').token, id);
     if (s === undefined) return detail(c, 404, 'Schedule not found');
-    store.schedules.delete(s.id);
+    store.deleteSchedule(s);
     for (const r of scheduleRunsOf(store, s.id)) store.scheduleRuns.delete(r.id);
     return c.json({ message: 'Schedule deleted' });
   });

@@ -4,14 +4,9 @@ import { iso } from '../clock.js';
 import { USAGE_MONTHS } from '../constants.js';
 import { firstIssue, readJson } from '../http.js';
 import type { Store } from '../state/store.js';
+import { usageBetween } from '../state/usage.js';
 import { fail, type SearchEnv, searchAuth } from './common.js';
 import { setupSchema } from './schemas.js';
-
-interface UsageItem {
-  userId: string;
-  kind: 'keyword' | 'user' | 'expert';
-  createdAt: number;
-}
 
 export function accountRoutes(store: Store): Hono<SearchEnv> {
   const app = new Hono<SearchEnv>();
@@ -34,29 +29,19 @@ export function accountRoutes(store: Store): Hono<SearchEnv> {
       from = parsed.startOf('month');
       to = parsed.endOf('month');
     }
-    const token = c.get('cred').token;
-    const items: UsageItem[] = [
-      ...[...store.keywordSearches.values()].map((s) => ({ ...s, kind: 'keyword' as const })),
-      ...[...store.userSearches.values()].map((s) => ({ ...s, kind: 'user' as const })),
-      ...[...store.expertSearches.values()].map((s) => ({ ...s, kind: 'expert' as const })),
-    ].filter((s) => s.token === token && s.createdAt >= from.toMillis() && s.createdAt <= to.toMillis());
-    const byUser = new Map<string, UsageItem[]>();
-    for (const item of items) byUser.set(item.userId, [...(byUser.get(item.userId) ?? []), item]);
-    const count = (xs: UsageItem[], kind: UsageItem['kind']) => xs.filter((x) => x.kind === kind).length;
+    const usage = usageBetween(store.ownedBy(c.get('cred').token), from.toMillis(), to.toMillis());
     return c.json({
       // searches_count counts expert searches; the iq counts are keyword + user searches (assumed split).
-      searches_count: count(items, 'expert'),
-      total_iq_searches_count: count(items, 'keyword') + count(items, 'user'),
-      usage_by_user: [...byUser.entries()]
-        .sort((a, b) => a[0].localeCompare(b[0]))
-        .map(([user, xs]) => ({
-          user,
-          searches_count: count(xs, 'expert'),
-          total_iq_searches_counts: count(xs, 'keyword') + count(xs, 'user'),
-          iq_keywords_searches_count: count(xs, 'keyword'),
-          iq_users_searches_count: count(xs, 'user'),
-          last_search: iso(Math.max(...xs.map((x) => x.createdAt))),
-        })),
+      searches_count: usage.totals.expert,
+      total_iq_searches_count: usage.totals.keyword + usage.totals.user,
+      usage_by_user: usage.byUser.map((u) => ({
+        user: u.userId,
+        searches_count: u.expert,
+        total_iq_searches_counts: u.keyword + u.user,
+        iq_keywords_searches_count: u.keyword,
+        iq_users_searches_count: u.user,
+        last_search: iso(u.last),
+      })),
       period_start: from.toISODate(),
       period_end: to.toISODate(),
     });

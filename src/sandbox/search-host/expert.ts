@@ -36,7 +36,7 @@ export function expertRoutes(store: Store): Hono<SearchEnv> {
     const parsed = expertListQuerySchema.safeParse(c.req.query());
     if (!parsed.success) return fail(c, 400, firstIssue(parsed.error));
     const now = store.now();
-    const mine = [...store.expertSearches.values()].filter((s) => s.token === c.get('cred').token);
+    const mine = store.ownedBy(c.get('cred').token).expert;
     const { items, total } = listPage(mine, parsed.data.page, (s) => expertStatus(s, now), parsed.data.show);
     return c.json({
       searches: items.map((s) => expertSummary(s, now)),

@@ -49,9 +49,8 @@ export function keywordRoutes(store: Store): Hono<SearchEnv> {
     const parsed = listQuerySchema.safeParse(c.req.query());
     if (!parsed.success) return fail(c, 400, firstIssue(parsed.error));
     const now = store.now();
-    const mine = [...store.keywordSearches.values()].filter((s) => s.token === c.get('cred').token);
     const { items, total } = listPage(
-      mine,
+      store.ownedBy(c.get('cred').token).keyword,
       parsed.data.page,
       (s) => stageOf(s, now).status,
       parsed.data.show,

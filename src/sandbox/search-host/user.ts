@@ -37,9 +37,8 @@ export function userRoutes(store: Store): Hono<SearchEnv> {
     const parsed = listQuerySchema.safeParse(c.req.query());
     if (!parsed.success) return fail(c, 400, firstIssue(parsed.error));
     const now = store.now();
-    const mine = [...store.userSearches.values()].filter((s) => s.token === c.get('cred').token);
     const { items, total } = listPage(
-      mine,
+      store.ownedBy(c.get('cred').token).user,
       parsed.data.page,
       (s) => stageOf(s, now).status,
       parsed.data.show,

@@ -70,7 +70,7 @@ export function createRun(
     confidence: null,
     signalsCount: 0,
   };
-  store.runs.set(run.id, run);
+  store.addRun(run);
   settleRun(store, run);
   return run;
 }

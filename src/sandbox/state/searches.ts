@@ -52,7 +52,7 @@ export function createKeywordSearch(
     webhookSent: false,
   };
   cred.credits -= SEARCH_CREDIT_COST;
-  store.keywordSearches.set(rec.id, rec);
+  store.addSearch(rec);
   store.pendingWebhooks.add(rec);
   return rec;
 }
@@ -78,7 +78,7 @@ export function createUserSearch(
     webhookSent: false,
   };
   cred.credits -= SEARCH_CREDIT_COST;
-  store.userSearches.set(rec.id, rec);
+  store.addSearch(rec);
   store.pendingWebhooks.add(rec);
   return rec;
 }
@@ -101,7 +101,7 @@ export function createExpertSearch(
     webhookSent: false,
   };
   cred.credits -= SEARCH_CREDIT_COST;
-  store.expertSearches.set(rec.id, rec);
+  store.addExpertSearch(rec);
   store.pendingWebhooks.add(rec);
   return rec;
 }

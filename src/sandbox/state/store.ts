@@ -14,6 +14,30 @@ import type {
   WebhookDelivery,
 } from './types.js';
 
+/**
+ * One credential's records in creation order. Lists and usage read only these, so a request's cost
+ * depends on the caller's records, not on every credential's. Records are shared with the id maps, not
+ * copied.
+ */
+export interface Owned {
+  readonly keyword: readonly SearchRecord[];
+  readonly user: readonly SearchRecord[];
+  readonly expert: readonly ExpertRecord[];
+  readonly runs: readonly RunRecord[];
+  /** A set because schedules can be deleted (iteration is still creation order). */
+  readonly schedules: ReadonlySet<ScheduleRecord>;
+}
+
+interface OwnedLists {
+  keyword: SearchRecord[];
+  user: SearchRecord[];
+  expert: ExpertRecord[];
+  runs: RunRecord[];
+  schedules: Set<ScheduleRecord>;
+}
+
+const NOTHING_OWNED: Owned = { keyword: [], user: [], expert: [], runs: [], schedules: new Set() };
+
 /** All sandbox state, in memory. One instance per sandbox app. */
 export class Store {
   readonly credentials = new Map<string, Credential>();
@@ -28,6 +52,7 @@ export class Store {
   readonly faults = new Faults();
   /** Searches and expert searches whose webhook has not gone out yet. */
   readonly pendingWebhooks = new Set<SearchRecord | ExpertRecord>();
+  private readonly owned = new Map<string, OwnedLists>();
   private nextSearchId = 1;
   private nextExpertId = 1;
   private nextDeliveryId = 1;
@@ -64,6 +89,45 @@ export class Store {
     };
     this.credentials.set(cred.token, cred);
     return cred;
+  }
+
+  /** The credential's records, read-only (empty lists for a token that owns nothing). */
+  ownedBy(token: string): Owned {
+    return this.owned.get(token) ?? NOTHING_OWNED;
+  }
+
+  private own(token: string): OwnedLists {
+    let owned = this.owned.get(token);
+    if (owned === undefined) {
+      owned = { keyword: [], user: [], expert: [], runs: [], schedules: new Set() };
+      this.owned.set(token, owned);
+    }
+    return owned;
+  }
+
+  addSearch(rec: SearchRecord): void {
+    (rec.kind === 'keyword' ? this.keywordSearches : this.userSearches).set(rec.id, rec);
+    this.own(rec.token)[rec.kind].push(rec);
+  }
+
+  addExpertSearch(rec: ExpertRecord): void {
+    this.expertSearches.set(rec.id, rec);
+    this.own(rec.token).expert.push(rec);
+  }
+
+  addRun(run: RunRecord): void {
+    this.runs.set(run.id, run);
+    this.own(run.token).runs.push(run);
+  }
+
+  addSchedule(s: ScheduleRecord): void {
+    this.schedules.set(s.id, s);
+    this.own(s.token).schedules.add(s);
+  }
+
+  deleteSchedule(s: ScheduleRecord): void {
+    this.schedules.delete(s.id);
+    this.own(s.token).schedules.delete(s);
   }
 
   searchId(): number {
