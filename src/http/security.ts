@@ -1,6 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
 import { jsonError } from './errors.js';
 
 /**
@@ -8,27 +8,44 @@ import { jsonError } from './errors.js';
  * framed (clickjacking), and send no Referer (OAuth codes and state travel in URLs).
  * `form-action` is deliberately not set here: browsers apply it to the redirect that follows a form
  * post, and the consent form must be able to redirect to the client's callback; the consent page sets
- * its own policy, which is why headers a route set are not overwritten.
+ * its own policy, which is why a header a route set is never overwritten.
+ */
+export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  [
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+  ],
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Origin-Agent-Cluster', '?1'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-DNS-Prefetch-Control', 'off'],
+  ['X-Download-Options', 'noopen'],
+  ['X-Frame-Options', 'DENY'],
+  ['X-Permitted-Cross-Domain-Policies', 'none'],
+  ['X-XSS-Protection', '0'],
+];
+
+/**
+ * Sets SECURITY_HEADERS unless the route set its own. Under Node they go on the ServerResponse before
+ * the route runs: Node merges the headers the adapter passes to `writeHead` over them, the passed ones
+ * taking precedence (node:http `response.writeHead`), which is exactly "unless the route set its own",
+ * and the adapter keeps its plain header record. Reading `c.res.headers` instead would build a web
+ * `Headers` for every response and check and set twelve entries on it, a sixth of a small request's CPU.
  */
 export function securityHeaders(): MiddlewareHandler {
-  return secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'none'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'", 'data:'],
-      scriptSrc: ["'self'"],
-      connectSrc: ["'self'"],
-      baseUri: ["'none'"],
-      frameAncestors: ["'none'"],
-    },
-    xFrameOptions: 'DENY',
-    referrerPolicy: 'no-referrer',
-    crossOriginResourcePolicy: 'same-origin',
-    crossOriginOpenerPolicy: 'same-origin',
-    strictTransportSecurity: 'max-age=31536000; includeSubDomains',
-    xContentTypeOptions: 'nosniff',
-    overwrite: false,
-  });
+  return async (c, next) => {
+    const outgoing = (c.env as { outgoing?: Partial<ServerResponse> } | undefined)?.outgoing;
+    if (typeof outgoing?.setHeader === 'function') {
+      for (const [name, value] of SECURITY_HEADERS) outgoing.setHeader(name, value);
+      return next();
+    }
+    await next();
+    for (const [name, value] of SECURITY_HEADERS)
+      if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+  };
 }
 
 export function limitBody(maxSize: number): MiddlewareHandler {
