@@ -11,6 +11,8 @@ export interface Caller {
   workspaceId: string;
   clientId: string;
   scopes: readonly Scope[];
-  /** Decrypted for this request only; null when the workspace has no linked credential. */
-  upstream: { token: string; userId: string } | null;
+  /**
+   * Decrypted for this request only, on first read; null when the workspace has no linked credential.
+   */
+  readonly upstream: { token: string; userId: string } | null;
 }
