@@ -43,8 +43,25 @@ export function computeNextRun(s: ScheduleRecord, after: number): number | null 
   return null;
 }
 
-/** Fires every occurrence that is due, creating the agent run and its schedule-run record. */
+/**
+ * Fires every occurrence that is due, creating the agent run and its schedule-run record, then keeps
+ * the store's armed set in step with the schedule (a schedule with nothing left to fire leaves it).
+ */
 export function settleSchedule(store: Store, s: ScheduleRecord, now: number = store.now()): void {
+  fireDue(store, s, now);
+  trackSchedule(store, s);
+}
+
+/**
+ * Puts the schedule in the store's armed set when it can fire (not paused, has a next occurrence, not
+ * deleted) and takes it out otherwise. Called wherever next_run_at or paused may have changed.
+ */
+export function trackSchedule(store: Store, s: ScheduleRecord): void {
+  if (!s.paused && s.nextRunAt !== null && store.schedules.get(s.id) === s) store.armedSchedules.add(s);
+  else store.armedSchedules.delete(s);
+}
+
+function fireDue(store: Store, s: ScheduleRecord, now: number): void {
   for (let fired = 0; fired < SCHEDULE_MAX_CATCHUP; fired++) {
     if (s.paused || s.nextRunAt === null || s.nextRunAt > now) return;
     const at = s.nextRunAt;
@@ -82,7 +99,7 @@ export function settleSchedule(store: Store, s: ScheduleRecord, now: number = st
       );
       record.agentRunId = run.id;
     }
-    store.scheduleRuns.set(record.id, record);
+    store.addScheduleRun(record);
     s.lastRunAt = at;
     s.nextRunAt = computeNextRun(s, at + 1);
     s.updatedAt = at;
@@ -133,9 +150,9 @@ export function scheduleRunView(store: Store, record: ScheduleRunRecord): JsonOb
 }
 
 export function scheduleRunsOf(store: Store, scheduleId: string): ScheduleRunRecord[] {
-  return [...store.scheduleRuns.values()]
-    .filter((r) => r.scheduleId === scheduleId)
-    .sort((a, b) => b.scheduledFor - a.scheduledFor || b.createdAt - a.createdAt);
+  return [...store.scheduleRunsOf(scheduleId)].sort(
+    (a, b) => b.scheduledFor - a.scheduledFor || b.createdAt - a.createdAt,
+  );
 }
 
 export function scheduleView(s: ScheduleRecord): JsonObject {

@@ -25,6 +25,7 @@ import {
   scheduleRunView,
   scheduleView,
   settleSchedule,
+  trackSchedule,
 } from '../schedules.js';
 import type { Store } from '../state/store.js';
 import type { ScheduleRecord } from '../state/types.js';
@@ -143,6 +144,7 @@ export function scheduleRoutes(store: Store): Hono<AgentEnv> {
     const now = store.now();
     const d = parsed.data;
     const s: ScheduleRecord = {
+      seq: store.sequence(),
       id: randomUUID(),
       token: c.get('cred').token,
       userId: c.get('userId'),
@@ -249,6 +251,7 @@ export function scheduleRoutes(store: Store): Hono<AgentEnv> {
     if (!s.paused) {
       const now = store.now();
       Object.assign(s, { paused: true, pausedAt: now, nextRunAt: null, updatedAt: now });
+      trackSchedule(store, s);
     }
     return c.json(scheduleView(s));
   });
@@ -264,6 +267,7 @@ export function scheduleRoutes(store: Store): Hono<AgentEnv> {
       Object.assign(s, { paused: false, pausedAt: null, updatedAt: now });
       // next_run_at is recalculated on resume (observed); missed occurrences while paused are not replayed.
       s.nextRunAt = computeNextRun(s, now);
+      trackSchedule(store, s);
     }
     return c.json(scheduleView(s));
   });
@@ -275,7 +279,6 @@ export function scheduleRoutes(store: Store): Hono<AgentEnv> {
     const s = find(c.get('cred').token, id);
     if (s === undefined) return detail(c, 404, 'Schedule not found');
     store.deleteSchedule(s);
-    for (const r of scheduleRunsOf(store, s.id)) store.scheduleRuns.delete(r.id);
     return c.json({ message: 'Schedule deleted' });
   });
 

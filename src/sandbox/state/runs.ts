@@ -37,6 +37,7 @@ export function createRun(
 ): RunRecord {
   const profile = store.profileFor(token);
   const run: RunRecord = {
+    seq: store.sequence(),
     id: randomUUID(),
     token,
     userId,
@@ -124,9 +125,16 @@ function complete(store: Store, run: RunRecord, at: number): void {
 
 /**
  * Moves a run through every transition whose time has come, in order, so a clock jump replays what
- * happened in between. Backend availability is read from the faults as they are now.
+ * happened in between. Backend availability is read from the faults as they are now. A run that ends
+ * leaves the store's active set, so later settles no longer look at it.
  */
 export function settleRun(store: Store, run: RunRecord, now: number = store.now()): void {
+  advance(store, run, now);
+  if (isTerminal(run)) store.activeRuns.delete(run);
+  else store.activeRuns.add(run);
+}
+
+function advance(store: Store, run: RunRecord, now: number): void {
   for (let guard = 0; guard < 100; guard++) {
     if (run.status === 'pending') {
       const at = run.phaseStartedAt + run.pendingMs;
@@ -178,10 +186,12 @@ export function requeue(store: Store, run: RunRecord): void {
     confidence: null,
     signalsCount: 0,
   } satisfies Partial<RunRecord>);
+  store.activeRuns.add(run);
 }
 
 export function cancelRun(store: Store, run: RunRecord): void {
   fail(run, store.now(), 'Cancelled by user');
+  store.activeRuns.delete(run);
 }
 
 export function isTerminal(run: RunRecord): boolean {

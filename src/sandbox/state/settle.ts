@@ -5,13 +5,13 @@ import type { Store } from './store.js';
 
 /**
  * Brings all time-driven state up to the clock: schedules fire first (so their runs exist), then
- * runs advance, then finished searches send their webhooks. Called on every request and by a tick.
+ * runs advance, then finished searches send their webhooks. Called on every request and by a tick, so
+ * it looks only at what is still in progress (armed schedules, active runs, pending webhooks), each in
+ * creation order; finished things leave those sets when they finish.
  */
 export function settleAll(store: Store, inflight: Set<Promise<void>>): void {
   const now = store.now();
-  for (const s of store.schedules.values()) settleSchedule(store, s, now);
-  for (const run of store.runs.values()) {
-    if (run.status !== 'completed' && run.status !== 'failed') settleRun(store, run, now);
-  }
+  for (const s of store.armedSchedules) settleSchedule(store, s, now);
+  for (const run of store.activeRuns) settleRun(store, run, now);
   settleWebhooks(store, inflight);
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { INITIAL_CREDITS, REQUEST_LOG_LIMIT } from '../constants.js';
 import { Faults } from '../faults.js';
 import { SPEED_PROFILES, type Speed, type SpeedProfile } from '../speed.js';
+import { CreationOrderSet } from './creation-order-set.js';
 import type {
   Credential,
   ExpertRecord,
@@ -50,9 +51,16 @@ export class Store {
   readonly deliveries: WebhookDelivery[] = [];
   readonly requests = new Map<string, RequestLogEntry[]>();
   readonly faults = new Faults();
+  /** Runs not yet completed or failed: the only ones settling looks at. */
+  readonly activeRuns = new CreationOrderSet<RunRecord>();
+  /** Schedules that are not paused and have a next occurrence: the only ones settling looks at. */
+  readonly armedSchedules = new CreationOrderSet<ScheduleRecord>();
+  /** Each schedule's runs, in the order they fired. */
+  private readonly scheduleRunLists = new Map<string, ScheduleRunRecord[]>();
   /** Searches and expert searches whose webhook has not gone out yet. */
   readonly pendingWebhooks = new Set<SearchRecord | ExpertRecord>();
   private readonly owned = new Map<string, OwnedLists>();
+  private nextSeq = 1;
   private nextSearchId = 1;
   private nextExpertId = 1;
   private nextDeliveryId = 1;
@@ -125,9 +133,29 @@ export class Store {
     this.own(s.token).schedules.add(s);
   }
 
+  /** Removes the schedule and its history (the agent runs it created stay). */
   deleteSchedule(s: ScheduleRecord): void {
     this.schedules.delete(s.id);
     this.own(s.token).schedules.delete(s);
+    this.armedSchedules.delete(s);
+    for (const r of this.scheduleRunLists.get(s.id) ?? []) this.scheduleRuns.delete(r.id);
+    this.scheduleRunLists.delete(s.id);
+  }
+
+  addScheduleRun(record: ScheduleRunRecord): void {
+    this.scheduleRuns.set(record.id, record);
+    const list = this.scheduleRunLists.get(record.scheduleId);
+    if (list === undefined) this.scheduleRunLists.set(record.scheduleId, [record]);
+    else list.push(record);
+  }
+
+  scheduleRunsOf(scheduleId: string): readonly ScheduleRunRecord[] {
+    return this.scheduleRunLists.get(scheduleId) ?? [];
+  }
+
+  /** Creation order of runs and schedules. */
+  sequence(): number {
+    return this.nextSeq++;
   }
 
   searchId(): number {

@@ -62,6 +62,8 @@ export interface RunUsage {
 }
 
 export interface RunRecord {
+  /** Creation order (store.sequence()), which settling follows. */
+  seq: number;
   id: string;
   token: string;
   userId: string;
@@ -100,6 +102,8 @@ export interface RunRecord {
 }
 
 export interface ScheduleRecord {
+  /** Creation order (store.sequence()), which settling follows. */
+  seq: number;
   id: string;
   token: string;
   userId: string;
