@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { requestId } from 'hono/request-id';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { AppEnv } from './http/env.js';
 import { jsonError } from './http/errors.js';
+import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { limitBody, securityHeaders } from './http/security.js';
 import type { Logger } from './logger.js';
@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps): App {
   const { config, db, logger } = deps;
   const app = new Hono<AppEnv>();
 
-  app.use(requestId({ headerName: 'X-Request-Id' }));
+  app.use(requestId());
   app.use(requestLog(logger));
   app.route('/', metricsRoutes({ token: config.metricsToken, db })); // before the routes it measures
   app.use(securityHeaders());

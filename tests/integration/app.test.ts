@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueTestToken } from '../helpers/grants.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -81,6 +82,36 @@ describe('foundation routes', () => {
     const line = server.logs.find((l) => l.requestId === id && l.msg === 'request');
     expect(line).toMatchObject({ method: 'GET', path: '/healthz', status: 200 });
     expect(JSON.stringify(server.logs)).not.toContain('sim_ac_secretvalue');
+  });
+
+  it("gives the MCP handler's own responses a request id and the security headers too", async () => {
+    const { accessToken } = await issueTestToken(server, { upstreamToken: 'sbx_unused_by_tools_list' });
+    const res = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    const id = res.headers.get('x-request-id') ?? '';
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(server.logs.find((l) => l.requestId === id && l.msg === 'request')).toMatchObject({
+      path: '/mcp',
+    });
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('keeps a plain X-Request-Id the client sent and replaces anything else', async () => {
+    const kept = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'proxy-id-123' } });
+    expect(kept.headers.get('x-request-id')).toBe('proxy-id-123');
+    const replaced = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'bad id <script>' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('serves the stylesheet from its own origin', async () => {
