@@ -11,6 +11,7 @@ import { createRun, runRecordView } from './state/runs.js';
 import { expertDetails, searchDetails } from './state/search-views.js';
 import type { Store } from './state/store.js';
 import type { Credential, SearchRecord } from './state/types.js';
+import { deliveryView } from './webhooks.js';
 
 const credentialSchema = z
   .object({
@@ -199,7 +200,9 @@ export function controlRoutes(store: Store, clock: Clock, settle: () => void): H
   app.get('/webhooks', (c) => {
     settle();
     const token = c.req.query('token');
-    return c.json({ deliveries: store.deliveries.filter((d) => token === undefined || d.token === token) });
+    return c.json({
+      deliveries: store.deliveries.filter((d) => token === undefined || d.token === token).map(deliveryView),
+    });
   });
 
   app.post('/outside-runs', async (c) => {

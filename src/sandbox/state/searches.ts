@@ -53,7 +53,7 @@ export function createKeywordSearch(
   };
   cred.credits -= SEARCH_CREDIT_COST;
   store.addSearch(rec);
-  store.pendingWebhooks.add(rec);
+  store.pendingWebhooks.set(rec, webhookDueAt(rec));
   return rec;
 }
 
@@ -79,7 +79,7 @@ export function createUserSearch(
   };
   cred.credits -= SEARCH_CREDIT_COST;
   store.addSearch(rec);
-  store.pendingWebhooks.add(rec);
+  store.pendingWebhooks.set(rec, webhookDueAt(rec));
   return rec;
 }
 
@@ -102,7 +102,7 @@ export function createExpertSearch(
   };
   cred.credits -= SEARCH_CREDIT_COST;
   store.addExpertSearch(rec);
-  store.pendingWebhooks.add(rec);
+  store.pendingWebhooks.set(rec, webhookDueAt(rec));
   return rec;
 }
 
@@ -158,10 +158,13 @@ export function listPage<T extends { createdAt: number; id: number }>(
   };
 }
 
-/** Whether a search reached the point where its webhook goes out. */
-export function webhookDue(rec: SearchRecord | ExpertRecord, now: number): boolean {
-  const stage = stageOf(rec, now);
-  if (stage.status !== 'finished') return false;
-  if ('kind' in rec && hasResults(rec)) return stage.resultsReady;
-  return true;
+/**
+ * When a search leaves the pending-webhook set: when it finished and its results, if it has any, are
+ * written (a results lag delays it), or when it failed. A search's stage is a pure function of its
+ * plan, so this instant is fixed at creation and settling compares one number per pending search.
+ */
+export function webhookDueAt(rec: SearchRecord | ExpertRecord): number {
+  const endAt = rec.createdAt + rec.plan.pendingMs + rec.plan.startedMs;
+  const waitsForResults = !rec.plan.fail && 'kind' in rec && hasResults(rec);
+  return waitsForResults ? endAt + rec.plan.resultsLagMs : endAt;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { INITIAL_CREDITS, REQUEST_LOG_LIMIT } from '../constants.js';
+import { INITIAL_CREDITS, REQUEST_LOG_LIMIT, WEBHOOK_DELIVERY_LIMIT } from '../constants.js';
 import { Faults } from '../faults.js';
 import { SPEED_PROFILES, type Speed, type SpeedProfile } from '../speed.js';
 import { CreationOrderSet } from './creation-order-set.js';
@@ -48,6 +48,7 @@ export class Store {
   readonly runs = new Map<string, RunRecord>();
   readonly schedules = new Map<string, ScheduleRecord>();
   readonly scheduleRuns = new Map<string, ScheduleRunRecord>();
+  /** The most recent WEBHOOK_DELIVERY_LIMIT deliveries, oldest first (see recordDelivery). */
   readonly deliveries: WebhookDelivery[] = [];
   readonly requests = new Map<string, RequestLogEntry[]>();
   readonly faults = new Faults();
@@ -57,8 +58,11 @@ export class Store {
   readonly armedSchedules = new CreationOrderSet<ScheduleRecord>();
   /** Each schedule's runs, in the order they fired. */
   private readonly scheduleRunLists = new Map<string, ScheduleRunRecord[]>();
-  /** Searches and expert searches whose webhook has not gone out yet. */
-  readonly pendingWebhooks = new Set<SearchRecord | ExpertRecord>();
+  /**
+   * Searches and expert searches whose webhook has not gone out yet, each with the instant it is due
+   * (webhooks.ts webhookDueAt). Every search leaves at that instant, whether it sends anything or not.
+   */
+  readonly pendingWebhooks = new Map<SearchRecord | ExpertRecord, number>();
   private readonly owned = new Map<string, OwnedLists>();
   private nextSeq = 1;
   private nextSearchId = 1;
@@ -168,6 +172,14 @@ export class Store {
 
   deliveryId(): number {
     return this.nextDeliveryId++;
+  }
+
+  /** Keeps the delivery, forgetting the oldest beyond WEBHOOK_DELIVERY_LIMIT so memory stays flat. */
+  recordDelivery(delivery: WebhookDelivery): void {
+    this.deliveries.push(delivery);
+    if (this.deliveries.length > WEBHOOK_DELIVERY_LIMIT) {
+      this.deliveries.splice(0, this.deliveries.length - WEBHOOK_DELIVERY_LIMIT);
+    }
   }
 
   logRequest(token: string, entry: RequestLogEntry): void {

@@ -145,6 +145,7 @@ export interface ScheduleRunRecord {
   error: string | null;
 }
 
+/** One webhook attempt as recorded (the control API adds the payload, see webhooks.ts deliveryView). */
 export interface WebhookDelivery {
   id: number;
   token: string;
@@ -155,7 +156,9 @@ export interface WebhookDelivery {
   status: number | null;
   error: string | null;
   duration_ms: number | null;
-  payload: JsonObject;
+  /** The search whose GET payload at `attemptedAtMs` was the body sent. */
+  search: SearchRecord | ExpertRecord;
+  attemptedAtMs: number;
 }
 
 export interface RequestLogEntry {
