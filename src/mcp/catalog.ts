@@ -11,6 +11,7 @@ import type { UpstreamClient } from '../upstream/client.js';
 import type { ToolCallAudit } from './audit.js';
 import type { Caller } from './caller.js';
 import type { InflightCalls } from './inflight.js';
+import { compactJsonSchema } from './json-schema.js';
 import { capResult, describeTruncation } from './shape.js';
 import { auditStatus, errorMessage } from './tool-errors.js';
 import { UNTRUSTED_NOTICE } from './tools/common.js';
@@ -60,7 +61,7 @@ export interface CatalogDeps {
  * so an invalid call is audited as `invalid` and answered with a sentence naming the problem.
  */
 function inputSchemaOf(schema: z.ZodType): StandardSchemaWithJSON {
-  const json = schema['~standard'].jsonSchema.input({ target: TARGET });
+  const json = compactJsonSchema(schema['~standard'].jsonSchema.input({ target: TARGET }));
   return {
     '~standard': {
       version: 1,
@@ -73,7 +74,7 @@ function inputSchemaOf(schema: z.ZodType): StandardSchemaWithJSON {
 
 /** The output schema: JSON Schema computed once, validation by zod (loose objects: cheap). */
 function outputSchemaOf(schema: z.ZodType): StandardSchemaWithJSON {
-  const json = schema['~standard'].jsonSchema.output({ target: TARGET });
+  const json = compactJsonSchema(schema['~standard'].jsonSchema.output({ target: TARGET }));
   const std = schema['~standard'];
   return {
     '~standard': {
