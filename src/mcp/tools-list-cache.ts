@@ -8,7 +8,12 @@
  */
 interface Entry {
   status: number;
-  headers: [string, string][];
+  /**
+   * A plain record, frozen: @hono/node-server writes a Response built from a record straight to
+   * `writeHead` (it copies before adding Content-Length), where pairs or a Headers object would first
+   * be turned into a web Headers and back.
+   */
+  headers: Readonly<Record<string, string>>;
   /** Kept as UTF-8 bytes: a replay then copies ~50 KB instead of re-encoding and measuring a string. */
   before: Buffer;
   after: Buffer;
@@ -46,7 +51,7 @@ export class ToolsListCache {
   async capture(key: string, id: string | number, response: Response): Promise<Response> {
     if (response.status !== 200 || !response.body) return response;
     const text = await response.text();
-    const headers = [...response.headers];
+    const headers = Object.freeze(Object.fromEntries(response.headers));
     const marker = `"id":${JSON.stringify(id)}`;
     const at = text.lastIndexOf(marker);
     const after = at < 0 ? '' : text.slice(at + marker.length);
