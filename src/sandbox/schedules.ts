@@ -150,7 +150,7 @@ export function scheduleRunView(store: Store, record: ScheduleRunRecord): JsonOb
 }
 
 export function scheduleRunsOf(store: Store, scheduleId: string): ScheduleRunRecord[] {
-  return [...store.scheduleRunsOf(scheduleId)].sort(
+  return [...store.scheduleHistory(scheduleId)].sort(
     (a, b) => b.scheduledFor - a.scheduledFor || b.createdAt - a.createdAt,
   );
 }

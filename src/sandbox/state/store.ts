@@ -60,7 +60,7 @@ export class Store {
   private readonly scheduleRunLists = new Map<string, ScheduleRunRecord[]>();
   /**
    * Searches and expert searches whose webhook has not gone out yet, each with the instant it is due
-   * (webhooks.ts webhookDueAt). Every search leaves at that instant, whether it sends anything or not.
+   * (searches.ts webhookDueAt). Every search leaves at that instant, whether it sends anything or not.
    */
   readonly pendingWebhooks = new Map<SearchRecord | ExpertRecord, number>();
   private readonly owned = new Map<string, OwnedLists>();
@@ -153,7 +153,7 @@ export class Store {
     else list.push(record);
   }
 
-  scheduleRunsOf(scheduleId: string): readonly ScheduleRunRecord[] {
+  scheduleHistory(scheduleId: string): readonly ScheduleRunRecord[] {
     return this.scheduleRunLists.get(scheduleId) ?? [];
   }
 
