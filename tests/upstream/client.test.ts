@@ -1,4 +1,5 @@
-import { connect, createServer, type Socket } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
@@ -179,18 +180,40 @@ describe('UpstreamClient against the sandbox', () => {
     const net = await failure(dead.getSetup(creds()));
     expect(net.kind).toBe('network');
 
-    const html = new UpstreamClient({
-      searchUrl: 'http://upstream.invalid',
-      agentUrl: 'http://upstream.invalid',
-      fetch: async () => new Response('<html>oops</html>', { status: 200 }),
+    // An upstream that answers 200 with the wrong thing: an HTML page, then JSON of the wrong shape.
+    const bodies = ['<html>oops</html>', JSON.stringify({ posts: 'none' })];
+    const odd = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(bodies.shift() ?? '');
     });
-    expect((await failure(html.getSetup(creds()))).kind).toBe('malformed');
-    const wrongShape = new UpstreamClient({
-      searchUrl: 'http://upstream.invalid',
-      agentUrl: 'http://upstream.invalid',
-      fetch: async () => Response.json({ posts: 'none' }),
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    const { port } = odd.address() as AddressInfo;
+    try {
+      const strange = client({ searchUrl: `http://127.0.0.1:${port}`, agentUrl: `http://127.0.0.1:${port}` });
+      expect((await failure(strange.getSetup(creds()))).kind).toBe('malformed');
+      expect((await failure(strange.getKeywordSearchPosts(creds(), 1, undefined))).kind).toBe('malformed');
+    } finally {
+      odd.closeAllConnections();
+      await new Promise((resolve) => odd.close(resolve));
+    }
+  });
+
+  it('treats a redirect as an unexpected status and does not follow it', async () => {
+    let followed = false;
+    const redirecting = createHttpServer((req, res) => {
+      if (req.url === '/elsewhere') followed = true;
+      res.writeHead(302, { location: '/elsewhere' }).end();
     });
-    expect((await failure(wrongShape.getKeywordSearchPosts(creds(), 1, undefined))).kind).toBe('malformed');
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    const { port } = redirecting.address() as AddressInfo;
+    try {
+      const c = client({ searchUrl: `http://127.0.0.1:${port}`, agentUrl: `http://127.0.0.1:${port}` });
+      const error = await failure(c.getSetup(creds()));
+      expect(error).toMatchObject({ kind: 'http', status: 302 });
+      expect(followed).toBe(false);
+    } finally {
+      redirecting.closeAllConnections();
+      await new Promise((resolve) => redirecting.close(resolve));
+    }
   });
 
   it('reuses one keep-alive connection for sequential calls, errors included', async () => {
