@@ -1,13 +1,22 @@
 /**
  * The reference: a bare Hono route returning a small JSON, served by the same listen() (same
  * @hono/node-server settings and timeouts) as the gateway. Started by bench/servers.ts with PORT set.
+ * With CEILING_BODY_FILE set, `POST /ceiling` answers those bytes (the gateway's own tools/list answer)
+ * as CEILING_CONTENT_TYPE: what a server that did nothing but send that answer would reach.
  */
+import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
 import { listen } from '../src/server.js';
 
 const app = new Hono();
 app.get('/', (c) => c.json({ status: 'ok' }));
 app.post('/', (c) => c.json({ jsonrpc: '2.0', id: 1, result: {} }));
+const ceilingFile = process.env.CEILING_BODY_FILE;
+if (ceilingFile) {
+  const bytes = readFileSync(ceilingFile);
+  const contentType = process.env.CEILING_CONTENT_TYPE ?? 'application/json';
+  app.post('/ceiling', (c) => c.body(bytes, 200, { 'content-type': contentType }));
+}
 
 const server = await listen(app, Number(process.env.PORT ?? 0), '127.0.0.1');
 process.stdout.write(`LISTENING ${server.port}\n`);

@@ -6,10 +6,10 @@
  * Prints a table and writes bench/results/latest.json. Every process it starts is killed at the end,
  * on failure and on Ctrl-C (lib/proc.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { captureRequests } from './capture.js';
+import { type CapturedRequest, captureRequests } from './capture.js';
 import { type ProxySample, proxyRound } from './figures/proxy.js';
 import { coldStarts } from './figures/startup.js';
 import { type ThroughputSample, TOOLS_LIST_CONNECTIONS, toolsListRound } from './figures/throughput.js';
@@ -64,6 +64,14 @@ async function makeSearch(gateway: Gateway, accessToken: string): Promise<number
   return Number(id);
 }
 
+/** The gateway's tools/list answer as bytes in a file, for the baseline's ceiling route. */
+async function toolsListAnswer(mcpUrl: string, request: CapturedRequest, dir: string) {
+  const res = await fetch(mcpUrl, { method: 'POST', headers: request.headers, body: request.body });
+  const bodyFile = join(dir, 'tools-list-answer');
+  writeFileSync(bodyFile, Buffer.from(await res.arrayBuffer()));
+  return { bodyFile, contentType: res.headers.get('content-type') ?? 'application/json' };
+}
+
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'sim-bench-'));
   const databasePath = join(work, 'bench.db');
@@ -84,12 +92,12 @@ async function main() {
     const cold = await coldStarts(settings.coldStarts, { databasePath, sandbox, logDir: work });
 
     const gateway = await startGateway({ databasePath, sandbox, logDir: work });
-    const baseline = await startBaseline();
     await sleep(1_000);
     const rssAfterStart = rssBytes(gateway.proc.pid);
     const mcpUrl = `${gateway.url}/mcp`;
     const searchId = await makeSearch(gateway, mainGrant.accessToken);
     const requests = await captureRequests(mcpUrl, mainGrant.accessToken, searchId);
+    const baseline = await startBaseline(await toolsListAnswer(mcpUrl, requests.legacy, work));
     log(`captured tools/list: modern ${JSON.stringify(requests.modern.headers)}`);
     log(`captured tools/list: legacy ${JSON.stringify(requests.legacy.headers)}`);
     const target = { searchUrl: sandbox.searchUrl, upstreamToken: main, searchId };
@@ -142,6 +150,8 @@ async function main() {
     // ---- figures ------------------------------------------------------------------------------
     const m = (xs: number[]) => median(xs);
     const baselineRps = m(throughput.map((s) => s.baseline));
+    const ceilingRatio = m(throughput.map((s) => s.ceiling / s.baseline));
+    const legacyOfCeiling = m(throughput.map((s) => s.legacy / s.ceiling));
     const modernRatio = m(throughput.map((s) => s.modern / s.baseline));
     const legacyRatio = m(throughput.map((s) => s.legacy / s.baseline));
     const overhead = (samples: ProxySample[], q: 'p50' | 'p99') =>
@@ -170,6 +180,18 @@ async function main() {
       {
         figure: 'baseline: bare Hono route',
         value: `${Math.round(baselineRps)} req/s`,
+        target: '(reference)',
+        met: null,
+      },
+      {
+        figure: 'ceiling: tools/list answer from a bare route ÷ baseline',
+        value: `${Math.round(m(throughput.map((s) => s.ceiling)))} req/s = ${round(ceilingRatio)}`,
+        target: '(reference)',
+        met: null,
+      },
+      {
+        figure: 'tools/list 2025-06-18 ÷ ceiling',
+        value: round(legacyOfCeiling).toString(),
         target: '(reference)',
         met: null,
       },

@@ -82,10 +82,19 @@ export async function startGateway(options: {
   return { proc, url, port, startMs };
 }
 
-/** bench/baseline-server.ts: a bare Hono route on the same listen() settings. */
-export async function startBaseline(): Promise<{ proc: Proc; url: string }> {
+/**
+ * bench/baseline-server.ts: a bare Hono route on the same listen() settings; with `ceiling`, also a
+ * route answering those bytes (POST /ceiling).
+ */
+export async function startBaseline(ceiling?: {
+  bodyFile: string;
+  contentType: string;
+}): Promise<{ proc: Proc; url: string }> {
   const port = await freePort();
-  const proc = start('node', ['--import', 'tsx', 'bench/baseline-server.ts'], { PORT: String(port) });
+  const proc = start('node', ['--import', 'tsx', 'bench/baseline-server.ts'], {
+    PORT: String(port),
+    ...(ceiling ? { CEILING_BODY_FILE: ceiling.bodyFile, CEILING_CONTENT_TYPE: ceiling.contentType } : {}),
+  });
   await proc.waitForLine(/^LISTENING /);
   return { proc, url: `http://127.0.0.1:${port}` };
 }
