@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { AppEnv } from './http/env.js';
 import { jsonError } from './http/errors.js';
+import { clientGone } from './http/node-response.js';
 import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { limitBody, securityHeaders } from './http/security.js';
@@ -110,6 +111,10 @@ export function createApp(deps: AppDeps): App {
   app.onError((error, c) => {
     if (error instanceof HTTPException && error.status < 500) {
       return jsonError(c, error.status, 'bad_request', error.message || 'The request could not be read.');
+    }
+    if (clientGone(c)) {
+      (c.get('log') ?? logger).info({ reason: error.message }, 'request aborted by the client');
+      return jsonError(c, 400, 'bad_request', 'The request was not received in full.');
     }
     (c.get('log') ?? logger).error({ err: error }, 'unhandled error');
     // No stack trace or message leaves the process: they can hold internals.

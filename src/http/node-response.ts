@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 
 /**
@@ -29,4 +29,14 @@ export async function withDefaultHeaders(
   }
   await next();
   for (const [name, value] of headers) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+}
+
+/**
+ * True when the client's side of the request is gone (it disconnected, or the server's request
+ * timeout cut off a body that never finished): an error then is the client's abort, not a failure of
+ * ours, and nobody is left to answer.
+ */
+export function clientGone(c: Context): boolean {
+  const incoming = (c.env as { incoming?: Partial<IncomingMessage> } | undefined)?.incoming;
+  return incoming?.destroyed === true;
 }
