@@ -436,11 +436,17 @@ export class UpstreamClient {
     headers: Record<string, string>,
     body: string | undefined,
   ): Promise<{ status: number; text: string; retryAfter: string | null }> {
-    // An explicit timer, cleared when the attempt ends: a waiting tool call holds no timers between
-    // polls but its own sleep (AbortSignal.timeout would leave one pending per attempt).
+    // One controller per attempt, aborted by an explicit timer or by the caller's signal through a
+    // listener; both are removed when the attempt ends. So a waiting tool call holds nothing between
+    // polls but its own sleep: AbortSignal.timeout() would leave a timer pending per attempt, and
+    // AbortSignal.any() would register a dependent signal (weak refs, a finalizer) on the call's
+    // long-lived signal at every poll.
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
-    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout.signal]) : timeout.signal;
+    const callerAborted = () => timeout.abort(spec.signal?.reason);
+    if (spec.signal?.aborted) timeout.abort(spec.signal.reason);
+    else spec.signal?.addEventListener('abort', callerAborted, { once: true });
+    const signal = timeout.signal;
     const fail = (cause: unknown): UpstreamError => {
       if (spec.signal?.aborted) {
         return new UpstreamError({ kind: 'aborted', method: spec.method, path: spec.path, cause });
@@ -488,6 +494,7 @@ export class UpstreamClient {
       }
     } finally {
       clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', callerAborted);
     }
   }
 
