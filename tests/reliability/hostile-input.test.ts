@@ -528,7 +528,6 @@ describe('limits and timeouts', () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     // The client went away: an abort worth a line, not an error of ours.
     expect(server.logs.filter((l) => l.msg === 'unhandled error')).toEqual([]);
-
   });
 
   it('does not cut off a tool call whose answer takes longer than the request timeout', async () => {
