@@ -1,8 +1,11 @@
+import { UpstreamClient } from './client.js';
+import { UpstreamError } from './errors.js';
+
 /**
  * Checks an upstream API token before it is stored: `GET {searchUrl}/api/usage` carries only the
  * token header (upstream-api.md, Authentication §2), so it needs no user id and spends no credits.
- * The token travels in that one header only; it is never logged, and redirects are refused so it is
- * never replayed to another host.
+ * It goes through the same client as every tool call (one place that sends the token header, refuses
+ * redirects and maps failures), once, without retries: the person is waiting at the form.
  */
 export const VERIFY_TIMEOUT_MS = 8_000;
 
@@ -21,25 +24,28 @@ export interface VerifyOptions {
 }
 
 export async function verifyUpstreamToken(options: VerifyOptions): Promise<VerifyResult> {
-  const url = `${options.searchUrl.replace(/\/+$/, '')}/api/usage`;
-  let response: Response;
+  const client = new UpstreamClient({
+    searchUrl: options.searchUrl,
+    agentUrl: options.searchUrl,
+    tokenHeader: options.tokenHeader,
+    timeoutMs: options.timeoutMs ?? VERIFY_TIMEOUT_MS,
+    maxRetries: 0,
+  });
   try {
-    response = await fetch(url, {
-      method: 'GET',
-      headers: { [options.tokenHeader]: options.token, accept: 'application/json' },
-      redirect: 'error',
-      signal: AbortSignal.timeout(options.timeoutMs ?? VERIFY_TIMEOUT_MS),
-    });
+    const { status } = await client.request(
+      { token: options.token, userId: '' },
+      { host: 'search', method: 'GET', path: '/api/usage', sendUserId: false },
+    );
+    return status === 200 ? { status: 'valid' } : { status: 'unavailable', reason: `http_${status}` };
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    return { status: 'unavailable', reason: timedOut ? 'timeout' : 'network_error' };
+    if (!(error instanceof UpstreamError)) throw error;
+    if ((error.kind === 'unauthorized' || error.kind === 'forbidden') && error.status !== null)
+      return { status: 'rejected', httpStatus: error.status };
+    if (error.kind === 'timeout' || error.kind === 'aborted')
+      return { status: 'unavailable', reason: 'timeout' };
+    if (error.kind === 'network') return { status: 'unavailable', reason: 'network_error' };
+    return { status: 'unavailable', reason: error.status !== null ? `http_${error.status}` : error.kind };
   }
-  // The body is not needed; release the connection.
-  await response.body?.cancel().catch(() => undefined);
-  if (response.status === 200) return { status: 'valid' };
-  if (response.status === 401 || response.status === 403)
-    return { status: 'rejected', httpStatus: response.status };
-  return { status: 'unavailable', reason: `http_${response.status}` };
 }
 
 /**
