@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { defaultUpstreamUserId, UPSTREAM_USER_ID_MAX_LENGTH } from '../accounts/credentials.js';
-import type { WorkspaceRole } from '../accounts/workspaces.js';
+import { getMembership, type WorkspaceRole } from '../accounts/workspaces.js';
 import type { Db } from '../db/client.js';
 import { consents, oauthGrants, users, workspaceMembers, workspaces } from '../db/schema/index.js';
 import { revokeGrant } from '../oauth/grants.js';
@@ -59,17 +59,7 @@ export function actorIn(
   actorId: string,
   needs: WorkspaceRole = 'member',
 ): TeamContext {
-  const row = db
-    .select({
-      workspaceId: workspaces.id,
-      name: workspaces.name,
-      kind: workspaces.kind,
-      role: workspaceMembers.role,
-    })
-    .from(workspaceMembers)
-    .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, actorId)))
-    .get();
+  const row = getMembership(db, workspaceId, actorId);
   if (!row) refuse(404, 'There is no such workspace, or you are not a member of it.');
   if (ROLE_RANK[row.role] < ROLE_RANK[needs]) {
     refuse(
@@ -79,7 +69,7 @@ export function actorIn(
         : "Only the workspace's owners and admins can do this.",
     );
   }
-  return row;
+  return { workspaceId: row.workspaceId, name: row.name, kind: row.kind, role: row.role };
 }
 
 function teamOnly(team: TeamContext): void {
