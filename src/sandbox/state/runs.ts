@@ -35,7 +35,6 @@ export function createRun(
   scheduleId: string | null = null,
   at: number = store.now(),
 ): RunRecord {
-  const profile = store.profileFor(token);
   const run: RunRecord = {
     seq: store.sequence(),
     id: randomUUID(),
@@ -54,12 +53,26 @@ export function createRun(
     pinned: false,
     label: input.question.slice(0, RUN_LABEL_DEFAULT_CHARS),
     discarded: false,
+    createdAt: at,
+    ...freshAttempt(store, token, at),
+  };
+  store.addRun(run);
+  settleRun(store, run);
+  return run;
+}
+
+/**
+ * The state of an attempt that has not started: a new run, and a rerun, which starts over with the
+ * timings and fault switches in force now.
+ */
+function freshAttempt(store: Store, token: string, at: number) {
+  const profile = store.profileFor(token);
+  return {
     status: 'pending',
     phaseStartedAt: at,
     pendingMs: profile.runPendingMs,
     runningMs: profile.runRunningMs,
     willFail: store.faults.effective(token).fail_runs === true,
-    createdAt: at,
     updatedAt: at,
     startedAt: null,
     completedAt: null,
@@ -70,10 +83,7 @@ export function createRun(
     usage: null,
     confidence: null,
     signalsCount: 0,
-  };
-  store.addRun(run);
-  settleRun(store, run);
-  return run;
+  } satisfies Partial<RunRecord>;
 }
 
 function backendDown(store: Store, run: RunRecord): boolean {
@@ -167,25 +177,7 @@ function advance(store: Store, run: RunRecord, now: number): void {
 
 /** Back to `pending` from scratch (rerun); a running run is force-cancelled first. */
 export function requeue(store: Store, run: RunRecord): void {
-  const now = store.now();
-  const profile = store.profileFor(run.token);
-  Object.assign(run, {
-    status: 'pending',
-    phaseStartedAt: now,
-    pendingMs: profile.runPendingMs,
-    runningMs: profile.runRunningMs,
-    willFail: store.faults.effective(run.token).fail_runs === true,
-    updatedAt: now,
-    startedAt: null,
-    completedAt: null,
-    resumeAttempts: 0,
-    nextResumeAt: null,
-    error: null,
-    result: null,
-    usage: null,
-    confidence: null,
-    signalsCount: 0,
-  } satisfies Partial<RunRecord>);
+  Object.assign(run, freshAttempt(store, run.token, store.now()));
   store.activeRuns.add(run);
 }
 
