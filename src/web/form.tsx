@@ -9,7 +9,7 @@ export interface FieldProps {
   id: string;
   name: string;
   label: string;
-  type?: 'text' | 'email' | 'password';
+  type?: 'text' | 'email' | 'password' | 'number' | 'date';
   value?: string;
   error?: string | undefined;
   hint?: Child;
@@ -18,7 +18,9 @@ export interface FieldProps {
   maxLength?: number;
   minLength?: number;
   autofocus?: boolean;
-  inputMode?: 'email' | 'text';
+  inputMode?: 'email' | 'text' | 'numeric';
+  min?: number;
+  max?: number;
 }
 
 export function Field(props: FieldProps) {
@@ -40,6 +42,8 @@ export function Field(props: FieldProps) {
         value={props.type === 'password' ? undefined : (props.value ?? '')}
         autocomplete={props.autocomplete}
         required={props.required ?? true}
+        min={props.min}
+        max={props.max}
         maxlength={props.maxLength}
         minlength={props.minLength}
         autofocus={props.autofocus}

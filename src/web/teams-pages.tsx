@@ -20,53 +20,6 @@ function Time({ ms }: { ms: number | null }) {
   return <time datetime={new Date(ms).toISOString()}>{formatTime(ms)}</time>;
 }
 
-/** A labelled input of a type the shared Field does not cover (number, date), same accessibility. */
-function Input(props: {
-  id: string;
-  name: string;
-  label: string;
-  type?: 'text' | 'date' | 'number';
-  value?: string;
-  error?: string | undefined;
-  hint?: string;
-  required?: boolean;
-  min?: number;
-  max?: number;
-  maxLength?: number;
-  inputMode?: 'numeric' | 'text';
-}) {
-  const errorId = props.error ? `${props.id}-error` : null;
-  const hintId = props.hint ? `${props.id}-hint` : null;
-  return (
-    <div class="field">
-      <label for={props.id}>{props.label}</label>
-      {props.error ? (
-        <p id={errorId ?? undefined} class="error field-error">
-          {props.error}
-        </p>
-      ) : null}
-      <input
-        id={props.id}
-        name={props.name}
-        type={props.type ?? 'text'}
-        value={props.value ?? ''}
-        required={props.required ?? false}
-        min={props.min}
-        max={props.max}
-        maxlength={props.maxLength}
-        inputmode={props.inputMode}
-        aria-invalid={props.error ? 'true' : undefined}
-        aria-describedby={[errorId, hintId].filter(Boolean).join(' ') || undefined}
-      />
-      {props.hint ? (
-        <p id={hintId ?? undefined} class="hint">
-          {props.hint}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 function Frame(props: { c: Context<AppEnv>; user: SessionUser; title: string; children?: unknown }) {
   return (
     <Layout title={props.title} signedInAs={props.user.email} csrfToken={props.c.get('csrfToken')}>
@@ -327,7 +280,8 @@ export function TeamPage(props: {
                 </option>
               </select>
             </div>
-            <Input
+            <Field
+              required={false}
               id="invite-uses"
               name="max_uses"
               label="Uses"
@@ -336,7 +290,8 @@ export function TeamPage(props: {
               error={inviteErrors.maxUses}
               hint="1 for a single person; empty for any number of people until it expires."
             />
-            <Input
+            <Field
+              required={false}
               id="invite-days"
               name="expires_in_days"
               label="Expires after (days)"
@@ -506,7 +461,8 @@ export function MemberSettingsPage(props: {
         novalidate
       >
         {csrfField(c)}
-        <Input
+        <Field
+          required={false}
           id="upstream_user_id"
           name="upstream_user_id"
           label="User ID"
@@ -533,7 +489,8 @@ export function MemberSettingsPage(props: {
             </label>
           ))}
         </fieldset>
-        <Input
+        <Field
+          required={false}
           id="monthly_write_cap"
           name="monthly_write_cap"
           label="Monthly cap on credit-spending calls"
@@ -739,7 +696,8 @@ export function AuditPage(props: {
             ))}
           </select>
         </div>
-        <Input
+        <Field
+          required={false}
           id="tool"
           name="tool"
           label="Tool"
@@ -747,7 +705,8 @@ export function AuditPage(props: {
           error={errors.tool}
           hint="e.g. submit_keyword_search"
         />
-        <Input
+        <Field
+          required={false}
           id="from"
           name="from"
           label="From"
@@ -755,7 +714,15 @@ export function AuditPage(props: {
           value={filters.from ?? ''}
           error={errors.from}
         />
-        <Input id="to" name="to" label="To" type="date" value={filters.to ?? ''} error={errors.to} />
+        <Field
+          required={false}
+          id="to"
+          name="to"
+          label="To"
+          type="date"
+          value={filters.to ?? ''}
+          error={errors.to}
+        />
         <div class="actions">
           <button type="submit">Filter</button>
           <a href={base}>Clear filters</a>
