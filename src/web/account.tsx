@@ -42,6 +42,7 @@ import { AccountPage, type CredentialErrors, CredentialsPage } from './account-p
 import { type FormErrors, MessagePage, SignInPage, SignUpClosedPage, SignUpPage } from './auth-pages.js';
 import { clearCookie, cookiePolicy, writeCookie } from './cookies.js';
 import { originCheck, verifyCsrf } from './csrf.js';
+import { privatePage } from './layout.js';
 import { requireUser, sessionToken } from './session.js';
 
 export interface AccountRoutesDeps {
@@ -129,15 +130,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
   // Made now, so the first sign-in with an unknown email is not the slow one that tells.
   void dummyPasswordHash();
 
-  const page = (
-    c: Context<AppEnv>,
-    body: Parameters<Context['html']>[0],
-    status: ContentfulStatusCode = 200,
-  ) => {
-    // Pages carry CSRF tokens and account details: never cached, by the browser or anything between.
-    c.header('Cache-Control', 'no-store');
-    return c.html(body, status);
-  };
+  const page = privatePage;
 
   const refused = (c: Context<AppEnv>) =>
     page(

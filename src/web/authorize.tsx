@@ -13,6 +13,7 @@ import { isLoopbackRedirect, redirectDisplayHost } from '../oauth/redirect-uris.
 import type { Scope } from '../oauth/scopes.js';
 import { AuthorizeErrorPage, ConsentPage } from './consent.js';
 import { csrfField, originCheck, verifyCsrf } from './csrf.js';
+import { privatePage } from './layout.js';
 import { requireUser } from './session.js';
 
 /**
@@ -27,7 +28,11 @@ export function authorizeRoutes(deps: OAuthDeps) {
   const issuer = deps.config.publicUrl;
 
   const showError = (c: Context<AppEnv>, message: string, status: 400 | 403 = 400) =>
-    c.html(<AuthorizeErrorPage message={message} signedInAs={c.get('user')?.email ?? null} />, status);
+    privatePage(
+      c,
+      <AuthorizeErrorPage message={message} signedInAs={c.get('user')?.email ?? null} />,
+      status,
+    );
 
   app.get('/authorize', async (c) => {
     const params = new URL(c.req.url).searchParams;
@@ -101,7 +106,8 @@ export function authorizeRoutes(deps: OAuthDeps) {
     };
     // Browsers apply form-action to the redirect after the form post, so allow the client's origin.
     c.header('Content-Security-Policy', consentPolicy(check.redirectUri));
-    return c.html(
+    return privatePage(
+      c,
       <ConsentPage
         signedInAs={user.email}
         csrf={csrfField(c)}

@@ -1,4 +1,6 @@
+import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 export interface LayoutProps {
   title: string;
@@ -46,4 +48,17 @@ export function Layout({ title, signedInAs, csrfToken, children }: LayoutProps) 
       </body>
     </html>
   );
+}
+
+/**
+ * Sends a page that belongs to one person (their account, a form with their CSRF token, a consent
+ * request): never cached, by the browser or anything between (RFC 9111 §5.2.2.5).
+ */
+export function privatePage(
+  c: Context,
+  body: Parameters<Context['html']>[0],
+  status: ContentfulStatusCode = 200,
+) {
+  c.header('Cache-Control', 'no-store');
+  return c.html(body, status);
 }

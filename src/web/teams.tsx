@@ -32,6 +32,7 @@ import {
 import { fetchUpstreamUsage, toolCallsByDay, totalsByMemberAndTool, USAGE_DAYS } from '../teams/usage.js';
 import { MessagePage } from './auth-pages.js';
 import { originCheck, verifyCsrf } from './csrf.js';
+import { privatePage } from './layout.js';
 import { requireUser } from './session.js';
 import {
   AuditPage,
@@ -92,14 +93,7 @@ export function teamRoutes(deps: TeamRoutesDeps) {
   const { config, db, secrets } = deps;
   const app = new Hono<AppEnv>();
 
-  const page = (
-    c: Context<AppEnv>,
-    body: Parameters<Context['html']>[0],
-    status: ContentfulStatusCode = 200,
-  ) => {
-    c.header('Cache-Control', 'no-store');
-    return c.html(body, status);
-  };
+  const page = privatePage;
 
   const message = (
     c: Context<AppEnv>,

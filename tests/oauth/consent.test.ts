@@ -172,6 +172,12 @@ describe('the consent page (DESIGN §4, §6)', () => {
     expect(web.page.headers.get('x-frame-options')).toBe('DENY');
   });
 
+  it('the consent page (CSRF token, signed request) is never cached', async () => {
+    const web = await openConsent(user, { redirect_uris: ['https://app.example.com/cb'] });
+    expect(web.page.status).toBe(200);
+    expect(web.page.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('DESIGN §4: session and CSRF cookies are __Host-, Secure, HttpOnly, SameSite=Lax, Path=/', async () => {
     const res = await browserGet(`${server.url}/sign-in`);
     const cookies = res.headers.getSetCookie();
