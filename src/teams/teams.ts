@@ -358,7 +358,7 @@ export function parseMemberPolicy(input: MemberPolicyInput):
 }
 
 /**
- * Sets a member's upstream user id, scope ceiling and monthly write cap. bearer.ts reads all three on
+ * Sets a member's upstream user id, scope ceiling and monthly write cap. mcp/authenticate.ts reads all three on
  * every /mcp call, so the change applies to the member's very next tool call. Upstream user ids must
  * differ between members, or their usage could not be told apart.
  */

@@ -3,11 +3,11 @@ import { defaultUpstreamUserId } from '../accounts/credentials.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { oauthGrants, oauthTokens, upstreamCredentials, workspaceMembers } from '../db/schema/index.js';
-import type { Caller } from '../mcp/caller.js';
+import { parseScopes } from '../oauth/scopes.js';
 import { oncePer } from '../once-per.js';
 import type { SecretBox } from '../security/secrets.js';
 import { hashToken } from '../security/tokens.js';
-import { parseScopes } from './scopes.js';
+import type { Caller } from './caller.js';
 
 /** last_used_at is written at most this often per grant, so a busy client costs no write per call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
