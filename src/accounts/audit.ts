@@ -1,5 +1,4 @@
-import type { Db } from '../db/client.js';
-import { auditEvents } from '../db/schema/index.js';
+import { type AuditWriter, recordAudit } from '../audit/record.js';
 import { metrics } from '../metrics/index.js';
 
 /** Account and credential events of the audit trail (never passwords, tokens or session ids). */
@@ -12,10 +11,8 @@ export type AccountEventKind =
   | 'credential_linked'
   | 'credential_removed';
 
-type Runner = Pick<Db, 'insert'>;
-
 export function recordAccountEvent(
-  db: Runner,
+  db: AuditWriter,
   event: {
     kind: AccountEventKind;
     userId?: string | null;
@@ -26,14 +23,15 @@ export function recordAccountEvent(
   now = Date.now(),
 ): void {
   metrics.countAccountEvent(event.kind);
-  db.insert(auditEvents)
-    .values({
-      at: now,
+  recordAudit(
+    db,
+    {
       kind: event.kind,
       userId: event.userId ?? null,
       workspaceId: event.workspaceId ?? null,
       status: event.status ?? 'ok',
-      detail: event.detail ? JSON.stringify(event.detail) : null,
-    })
-    .run();
+      detail: event.detail ?? null,
+    },
+    now,
+  );
 }

@@ -1,4 +1,5 @@
-import { and, eq, lte, ne } from 'drizzle-orm';
+import { and, eq, lte, ne, sql } from 'drizzle-orm';
+import { deleteInBatches } from '../db/batches.js';
 import type { Db } from '../db/client.js';
 import { sessions, users } from '../db/schema/index.js';
 import { hashToken, newToken } from '../security/tokens.js';
@@ -93,3 +94,14 @@ export function endAllSessions(db: Db, userId: string, keepToken?: string): numb
 
 /** The session's cookie lifetime in seconds: the absolute limit (the idle limit is enforced here). */
 export const SESSION_COOKIE_MAX_AGE_S = Math.floor(SESSION_ABSOLUTE_MS / 1000);
+
+/** Deletes sessions past their expiry, in small batches (housekeeping). */
+export function purgeExpiredSessions(db: Db, now = Date.now()): number {
+  return deleteInBatches(
+    (batch) =>
+      db
+        .delete(sessions)
+        .where(sql`rowid IN (SELECT rowid FROM sessions WHERE expires_at < ${now} LIMIT ${batch})`)
+        .run().changes,
+  );
+}

@@ -6,9 +6,9 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import type { ToolCallAudit } from '../audit/tool-calls.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/client.js';
-import type { ToolCallAudit } from './audit.js';
 import type { Caller } from './caller.js';
 import type { InflightCalls } from './inflight.js';
 import { compactJsonSchema } from './json-schema.js';

@@ -5,13 +5,14 @@ import {
   type McpRequestContext,
   McpServer,
 } from '@modelcontextprotocol/server';
+import { type ToolCallAudit, toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
+import { metrics } from '../metrics/index.js';
 import type { Scope } from '../oauth/scopes.js';
 import { writeCapGuard } from '../teams/write-cap.js';
 import { UpstreamClient } from '../upstream/client.js';
-import { toolCallAuditor } from './audit.js';
 import type { Caller } from './caller.js';
 import { type CompiledTool, compileTool, registerTools } from './catalog.js';
 import { InflightCalls } from './inflight.js';
@@ -85,7 +86,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     upstream,
     publicUrl: config.publicUrl,
     options: toolOptions,
-    audit: toolCallAuditor(db, logger),
+    audit: auditAndCount(toolCallAuditor(db, logger)),
     logger,
     checkWriteCap: writeCapGuard(db),
     stopWaiting: shutdown.signal,
@@ -155,6 +156,14 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       await handler.close();
     },
     toolsFor: (scopes) => toolsForScopes(scopes),
+  };
+}
+
+/** Every audited tool call is also counted in mcp_tool_calls_total, by its audit status. */
+function auditAndCount(write: (event: ToolCallAudit) => void): (event: ToolCallAudit) => void {
+  return (event) => {
+    metrics.toolCalls.labels(event.tool, event.status).inc();
+    write(event);
   };
 }
 

@@ -2,10 +2,10 @@ import { Hono } from 'hono';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { AppEnv } from '../http/env.js';
-import { verifyAccessToken } from './authenticate.js';
 import { resourceMetadataUrl } from '../oauth/metadata.js';
 import { formatScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import type { SecretBox } from '../security/secrets.js';
+import { verifyAccessToken } from './authenticate.js';
 import type { Caller } from './caller.js';
 
 /** The MCP handler the route hands authenticated requests to (SDK v2 `createMcpHandler` underneath). */

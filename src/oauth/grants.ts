@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { recordAudit } from '../audit/record.js';
 import type { Db } from '../db/client.js';
-import { auditEvents, oauthCodes, oauthGrants, oauthTokens } from '../db/schema/index.js';
+import { oauthCodes, oauthGrants, oauthTokens } from '../db/schema/index.js';
 import { oncePer } from '../once-per.js';
 import { hashToken, newId, newToken } from '../security/tokens.js';
 import { formatScopes, parseScopes, type Scope } from './scopes.js';
@@ -120,16 +121,17 @@ export function issueGrantForCode(
       })
       .run();
     tx.update(oauthCodes).set({ grantId }).where(eq(oauthCodes.codeHash, code.codeHash)).run();
-    tx.insert(auditEvents)
-      .values({
-        at: now,
+    recordAudit(
+      tx,
+      {
         kind: 'grant_created',
         workspaceId: code.workspaceId,
         userId: code.userId,
         clientId: code.clientId,
-        detail: JSON.stringify({ scopes: code.scopes }),
-      })
-      .run();
+        detail: { scopes: code.scopes },
+      },
+      now,
+    );
     const { access, refresh } = mintPair(tx as unknown as Db, grantId, code.scopes, accessTtlMs, now);
     return tokenResponse(access, refresh, accessTtlMs, code.scopes);
   });
@@ -158,16 +160,17 @@ export function revokeGrant(db: Db, grantId: string, reason: string, now = Date.
       .where(and(eq(oauthTokens.grantId, grantId), isNull(oauthTokens.revokedAt)))
       .run();
     if (changed) {
-      tx.insert(auditEvents)
-        .values({
-          at: now,
+      recordAudit(
+        tx,
+        {
           kind: 'grant_revoked',
           workspaceId: changed.workspaceId,
           userId: changed.userId,
           clientId: changed.clientId,
-          detail: JSON.stringify({ reason }),
-        })
-        .run();
+          detail: { reason },
+        },
+        now,
+      );
     }
   });
 }

@@ -1,5 +1,4 @@
-import type { Db } from '../db/client.js';
-import { auditEvents } from '../db/schema/index.js';
+import { type AuditWriter, recordAudit } from '../audit/record.js';
 
 /** Team events of the audit trail: who changed what in a workspace. Never tokens or invite links. */
 export type TeamEventKind =
@@ -14,10 +13,8 @@ export type TeamEventKind =
   | 'member_left'
   | 'member_policy_changed';
 
-type Runner = Pick<Db, 'insert'>;
-
 export function recordTeamEvent(
-  db: Runner,
+  db: AuditWriter,
   event: {
     kind: TeamEventKind;
     workspaceId: string;
@@ -28,14 +25,15 @@ export function recordTeamEvent(
   },
   now = Date.now(),
 ): void {
-  db.insert(auditEvents)
-    .values({
-      at: now,
+  recordAudit(
+    db,
+    {
       kind: event.kind,
       userId: event.actorId,
       workspaceId: event.workspaceId,
       status: event.status ?? 'ok',
-      detail: event.detail ? JSON.stringify(event.detail) : null,
-    })
-    .run();
+      detail: event.detail ?? null,
+    },
+    now,
+  );
 }

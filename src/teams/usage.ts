@@ -1,48 +1,12 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import type { ToolUsageRow } from '../audit/tool-usage.js';
 import type { Db } from '../db/client.js';
-import { auditEvents, upstreamCredentials, users } from '../db/schema/index.js';
+import { upstreamCredentials } from '../db/schema/index.js';
 import type { SecretBox } from '../security/secrets.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
 
-const DAY_MS = 24 * 3600 * 1000;
 export const USAGE_DAYS = [7, 30, 90] as const;
-
-export interface ToolUsageRow {
-  day: string;
-  userId: string | null;
-  userEmail: string | null;
-  tool: string;
-  calls: number;
-  failed: number;
-}
-
-/** Tool calls per UTC day, member and tool over the last `days` days, from the audit trail. */
-export function toolCallsByDay(db: Db, workspaceId: string, days: number, now = Date.now()): ToolUsageRow[] {
-  const since = Math.floor(now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
-  const day = sql<string>`strftime('%Y-%m-%d', ${auditEvents.at} / 1000, 'unixepoch')`;
-  return db
-    .select({
-      day,
-      userId: auditEvents.userId,
-      userEmail: users.email,
-      tool: sql<string>`${auditEvents.tool}`,
-      calls: sql<number>`count(*)`,
-      failed: sql<number>`sum(case when ${auditEvents.status} = 'ok' then 0 else 1 end)`,
-    })
-    .from(auditEvents)
-    .leftJoin(users, eq(users.id, auditEvents.userId))
-    .where(
-      and(
-        eq(auditEvents.workspaceId, workspaceId),
-        gte(auditEvents.at, since),
-        eq(auditEvents.kind, 'tool_call'),
-      ),
-    )
-    .groupBy(day, auditEvents.userId, auditEvents.tool)
-    .orderBy(sql`1 desc`, users.email, auditEvents.tool)
-    .all();
-}
 
 /** Totals per member and tool over the same period. */
 export function totalsByMemberAndTool(rows: ToolUsageRow[]) {

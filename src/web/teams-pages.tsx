@@ -1,13 +1,14 @@
 import type { Context } from 'hono';
 import type { WorkspaceRole, WorkspaceSummary } from '../accounts/workspaces.js';
+import { AUDIT_KINDS, type AuditFilterErrors, type AuditFilters, type AuditRow } from '../audit/query.js';
+import type { ToolUsageRow } from '../audit/tool-usage.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth/scopes.js';
 import type { ConnectedApp } from '../teams/apps.js';
-import { AUDIT_KINDS, type AuditFilterErrors, type AuditFilters, type AuditRow } from '../teams/audit-log.js';
 import type { InviteErrors, InviteView } from '../teams/invites.js';
 import type { MemberPolicyErrors, MemberView } from '../teams/teams.js';
 import { TEAM_NAME_MAX_LENGTH } from '../teams/teams.js';
-import type { ToolUsageRow, UpstreamUsage } from '../teams/usage.js';
+import type { UpstreamUsage } from '../teams/usage.js';
 import { formatTime } from './account-pages.js';
 import { csrfField } from './csrf.js';
 import { Field, FormError, Notice } from './form.js';

@@ -3,12 +3,13 @@ import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { getCredentialSummary } from '../accounts/credentials.js';
 import { getMembership, listWorkspacesForUser, type WorkspaceRole } from '../accounts/workspaces.js';
+import { auditCsv, auditJson, exportAudit, parseAuditFilters, queryAudit } from '../audit/query.js';
+import { toolCallsByDay } from '../audit/tool-usage.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
 import type { SecretBox } from '../security/secrets.js';
 import { listAppsForUser, listAppsForWorkspace, revokeOwnApp, revokeWorkspaceApp } from '../teams/apps.js';
-import { auditCsv, auditJson, exportAudit, parseAuditFilters, queryAudit } from '../teams/audit-log.js';
 import {
   acceptInvite,
   createInvite,
@@ -29,7 +30,7 @@ import {
   renameTeam,
   setMemberPolicy,
 } from '../teams/teams.js';
-import { fetchUpstreamUsage, toolCallsByDay, totalsByMemberAndTool, USAGE_DAYS } from '../teams/usage.js';
+import { fetchUpstreamUsage, totalsByMemberAndTool, USAGE_DAYS } from '../teams/usage.js';
 import { MessagePage } from './auth-pages.js';
 import { originCheck, verifyCsrf } from './csrf.js';
 import { privatePage } from './layout.js';

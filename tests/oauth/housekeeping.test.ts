@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpired } from '../../src/housekeeping/index.js';
 import { DCR_IDLE_TTL_MS } from '../../src/oauth/clients/repository.js';
-import { purgeExpired } from '../../src/oauth/housekeeping.js';
 import { hashToken } from '../../src/security/tokens.js';
 import {
   authorizeCode,

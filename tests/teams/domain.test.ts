@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultUpstreamUserId } from '../../src/accounts/credentials.js';
 import { getMembership } from '../../src/accounts/workspaces.js';
+import { auditCsv, auditJson, exportAudit, parseAuditFilters, queryAudit } from '../../src/audit/query.js';
 import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
 import {
@@ -12,7 +13,7 @@ import {
   workspaceMembers,
   workspaces,
 } from '../../src/db/schema/index.js';
-import { purgeExpired } from '../../src/oauth/housekeeping.js';
+import { purgeExpired } from '../../src/housekeeping/index.js';
 import { hashToken, newToken } from '../../src/security/tokens.js';
 import {
   listAppsForUser,
@@ -20,13 +21,6 @@ import {
   revokeOwnApp,
   revokeWorkspaceApp,
 } from '../../src/teams/apps.js';
-import {
-  auditCsv,
-  auditJson,
-  exportAudit,
-  parseAuditFilters,
-  queryAudit,
-} from '../../src/teams/audit-log.js';
 import {
   acceptInvite,
   createInvite,

@@ -1,5 +1,5 @@
 import { reencryptCredentials } from '../../accounts/credentials.js';
-import { purgeExpired } from '../../oauth/housekeeping.js';
+import { purgeExpired } from '../../housekeeping/index.js';
 import { SecretBox } from '../../security/secrets.js';
 import { CliError, type CliIo, withDatabase, writeLine } from '../context.js';
 

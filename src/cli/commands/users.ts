@@ -1,8 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { endAllSessions } from '../../accounts/sessions.js';
 import { createUser, emailProblem, normaliseEmail } from '../../accounts/users.js';
+import { recordAudit } from '../../audit/record.js';
 import type { Db } from '../../db/client.js';
-import { auditEvents, users } from '../../db/schema/index.js';
+import { users } from '../../db/schema/index.js';
 import { hashPassword, passwordProblem, passwordProblemMessage } from '../../security/passwords.js';
 import { CliError, type CliIo, withDatabase, writeLine } from '../context.js';
 import { type PasswordOptions, readNewPassword } from '../password.js';
@@ -67,15 +68,11 @@ export async function resetPasswordCommand(
     const ended = db.transaction((tx) => {
       tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)).run();
       const count = endAllSessions(tx as unknown as Db, user.id);
-      tx.insert(auditEvents)
-        .values({
-          at: now,
-          kind: 'password_reset',
-          userId: user.id,
-          status: 'ok',
-          detail: JSON.stringify({ by: 'cli', sessionsEnded: count }),
-        })
-        .run();
+      recordAudit(
+        tx,
+        { kind: 'password_reset', userId: user.id, detail: { by: 'cli', sessionsEnded: count } },
+        now,
+      );
       return count;
     });
     writeLine(

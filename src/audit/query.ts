@@ -223,17 +223,3 @@ export function auditJson(rows: AuditRow[]) {
     return { ...r, time: new Date(r.at).toISOString(), detail };
   });
 }
-
-/** Deletes audit rows older than `retentionDays`, in small batches (housekeeping). */
-export function purgeAuditEvents(db: Db, retentionDays: number, now = Date.now(), batch = 500): number {
-  const cutoff = now - retentionDays * DAY_MS;
-  let total = 0;
-  for (;;) {
-    const n = db
-      .delete(auditEvents)
-      .where(sql`rowid IN (SELECT rowid FROM audit_events WHERE at < ${cutoff} LIMIT ${batch})`)
-      .run().changes;
-    total += n;
-    if (n < batch) return total;
-  }
-}

@@ -1,14 +1,13 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
-import { metrics } from '../metrics/index.js';
 
 export interface ToolCallAudit {
   userId: string | null;
   workspaceId: string | null;
   clientId: string | null;
   tool: string;
-  /** ok, error, invalid, cancelled, or the upstream HTTP status. */
+  /** ok, error, invalid, refused, cancelled, or the upstream HTTP status. */
   status: string;
   durationMs: number;
   /** Small non-secret detail (e.g. the error kind); never arguments. */
@@ -16,13 +15,13 @@ export interface ToolCallAudit {
 }
 
 /**
- * One audit_events row per tool call, through a statement prepared once. A failing insert is logged
- * and never changes the tool result.
+ * One audit_events row per tool call, through a statement prepared once (every tool call writes one,
+ * so the query builder's per-call cost is skipped). A failing insert is logged and never changes the
+ * tool result.
  */
 export function toolCallAuditor(db: Db, logger: Logger): (event: ToolCallAudit) => void {
   let insert: Statement<unknown[]> | null = null;
   return (event) => {
-    metrics.toolCalls.labels(event.tool, event.status).inc();
     try {
       insert ??= db.$client.prepare<unknown[]>(
         `INSERT INTO audit_events (at, kind, workspace_id, user_id, client_id, tool, status, duration_ms, detail)
