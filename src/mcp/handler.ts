@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
 import type { Scope } from '../oauth/scopes.js';
 import { writeCapGuard } from '../teams/write-cap.js';
-import { UpstreamClient } from '../upstream/client.js';
+import { createUpstreamClient } from '../upstream/client.js';
 import type { Caller } from './caller.js';
 import { type CompiledTool, compileTool, registerTools } from './catalog.js';
 import { InflightCalls } from './inflight.js';
@@ -67,7 +67,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     const value = options[key];
     if (value !== undefined) toolOptions[key] = value;
   }
-  const upstream = new UpstreamClient({
+  const upstream = createUpstreamClient({
     searchUrl: deps.upstream.searchUrl,
     agentUrl: deps.upstream.agentUrl,
     tokenHeader: config.upstream.tokenHeader,
@@ -76,6 +76,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     ...(options.upstreamMaxRetries !== undefined ? { maxRetries: options.upstreamMaxRetries } : {}),
     ...(options.upstreamBackoffMs !== undefined ? { backoffBaseMs: options.upstreamBackoffMs } : {}),
     logger: logger.child({ component: 'upstream' }),
+    observe: metrics.observeUpstream,
   });
   const inflight = new InflightCalls();
   const shutdown = new AbortController();

@@ -2,8 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { ToolUsageRow } from '../audit/tool-usage.js';
 import type { Db } from '../db/client.js';
 import { upstreamCredentials } from '../db/schema/index.js';
+import { metrics } from '../metrics/index.js';
 import type { SecretBox } from '../security/secrets.js';
-import { UpstreamClient } from '../upstream/client.js';
+import { createUpstreamClient } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
 
 export const USAGE_DAYS = [7, 30, 90] as const;
@@ -50,13 +51,14 @@ export async function fetchUpstreamUsage(
       ok: false,
       message: 'No API credentials are linked to this workspace, so there are no upstream figures.',
     };
-  const client = new UpstreamClient({
+  const client = createUpstreamClient({
     searchUrl: deps.upstream.searchUrl,
     agentUrl: deps.upstream.agentUrl,
     tokenHeader: deps.tokenHeader,
     userHeader: deps.userHeader,
     timeoutMs: 10_000,
     maxRetries: 0,
+    observe: metrics.observeUpstream,
   });
   try {
     const token = deps.secrets.open(row.tokenCiphertext, workspaceId);

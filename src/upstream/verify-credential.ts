@@ -1,4 +1,4 @@
-import { UpstreamClient } from './client.js';
+import { type AttemptObserver, createUpstreamClient } from './client.js';
 import { UpstreamError } from './errors.js';
 
 /**
@@ -21,15 +21,18 @@ export interface VerifyOptions {
   tokenHeader: string;
   token: string;
   timeoutMs?: number;
+  /** Told of the attempt (the caller's metrics). */
+  observe?: AttemptObserver;
 }
 
 export async function verifyUpstreamToken(options: VerifyOptions): Promise<VerifyResult> {
-  const client = new UpstreamClient({
+  const client = createUpstreamClient({
     searchUrl: options.searchUrl,
     agentUrl: options.searchUrl,
     tokenHeader: options.tokenHeader,
     timeoutMs: options.timeoutMs ?? VERIFY_TIMEOUT_MS,
     maxRetries: 0,
+    ...(options.observe ? { observe: options.observe } : {}),
   });
   try {
     const { status } = await client.request(

@@ -29,6 +29,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { clientIp } from '../http/client-ip.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
+import { metrics } from '../metrics/index.js';
 import {
   dummyPasswordHash,
   PASSWORD_MAX_LENGTH,
@@ -465,6 +466,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
       searchUrl: upstream.searchUrl,
       tokenHeader: config.upstream.tokenHeader,
       token,
+      observe: metrics.observeUpstream,
     });
     if (verdict.status === 'rejected') {
       c.get('log').info(

@@ -3,7 +3,7 @@ import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
-import { UpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
+import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
 import { parseRetryAfter, UpstreamError } from '../../src/upstream/errors.js';
 import type { Json } from '../mcp/harness.js';
 
@@ -25,7 +25,7 @@ const requestsOf = async (t: string) =>
   (await control('GET', `/credentials/${t}/requests`)).requests as Json[];
 
 function client(extra: Partial<UpstreamClientOptions> = {}) {
-  return new UpstreamClient({
+  return createUpstreamClient({
     searchUrl: sandbox.searchUrl,
     agentUrl: sandbox.agentUrl,
     backoffBaseMs: 5,
@@ -91,6 +91,17 @@ describe('UpstreamClient against the sandbox', () => {
     expect(error.kind).toBe('server');
     expect(error.status).toBe(502);
     expect((await requestsOf(token)).map((r) => r.status)).toEqual([502]);
+  });
+
+  it('tells the observer it is given of every attempt, retries included (metrics are passed in)', async () => {
+    const seen: [string, number | string][] = [];
+    const c = client({ observe: (host, outcome) => seen.push([host, outcome]) });
+    await control('PUT', '/faults', { token, error_rate: 1, error_status: 503, remaining: 1 });
+    await c.listRuns(creds(), {});
+    expect(seen).toEqual([
+      ['agent', 503],
+      ['agent', 200],
+    ]);
   });
 
   it('gives up after maxRetries and reports the last 5xx', async () => {
@@ -172,7 +183,7 @@ describe('UpstreamClient against the sandbox', () => {
   });
 
   it('reports network failures and malformed bodies', async () => {
-    const dead = new UpstreamClient({
+    const dead = createUpstreamClient({
       searchUrl: 'http://127.0.0.1:9',
       agentUrl: 'http://127.0.0.1:9',
       maxRetries: 0,
@@ -229,7 +240,7 @@ describe('UpstreamClient against the sandbox', () => {
     });
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
     const port = (relay.address() as { port: number }).port;
-    const c = new UpstreamClient({
+    const c = createUpstreamClient({
       searchUrl: `http://127.0.0.1:${port}`,
       agentUrl: `http://127.0.0.1:${port}/agent`,
     });
