@@ -1,0 +1,128 @@
+/**
+ * The layer rules of ARCHITECTURE.md, checked by `npm run lint` (dependency-cruiser). Each rule's
+ * comment is what a violation prints: the reason the arrow is forbidden.
+ */
+const part = (name) => `^src/${name}/`;
+const parts = (...names) => `^src/(${names.join('|')})/`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment:
+        'Two parts of src/ import each other (directly or through others): one of the arrows runs back up the layers. Move the shared piece down to the part both may use.',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-module-cycles',
+      severity: 'error',
+      comment: 'Modules import each other in a circle: split out what both need.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'upstream-knows-no-gateway',
+      severity: 'error',
+      comment:
+        'upstream/ is the typed client of the upstream API: it knows nothing of MCP, OAuth, pages, teams, accounts, the database or metrics (these are passed in by the composition root).',
+      from: { path: part('upstream') },
+      to: { path: '^src/', pathNot: part('upstream') },
+    },
+    {
+      name: 'sandbox-shares-no-code',
+      severity: 'error',
+      comment:
+        'sandbox/ is the other side of the wire, written from upstream-api.md so it can catch the client’s mistakes: it shares no code with the gateway (upstream/, mcp/, …).',
+      from: { path: part('sandbox') },
+      to: { path: '^src/', pathNot: part('sandbox') },
+    },
+    {
+      name: 'gateway-does-not-import-sandbox',
+      severity: 'error',
+      comment:
+        'Only the process entry (upstream-target.ts) starts the sandbox, through its public server module; no part of the gateway reaches into it.',
+      from: { path: '^src/', pathNot: ['^src/sandbox/', '^src/upstream-target\\.ts$'] },
+      to: { path: part('sandbox') },
+    },
+    {
+      name: 'db-imports-no-feature',
+      severity: 'error',
+      comment: 'db/ is the bottom layer (schema, client, migrations): it imports no feature part.',
+      from: { path: part('db') },
+      to: { path: '^src/', pathNot: [part('db')] },
+    },
+    {
+      name: 'security-stays-pure',
+      severity: 'error',
+      comment:
+        'security/ holds pure primitives (secrets, tokens, passwords, rate limits): no database, no feature part.',
+      from: { path: part('security') },
+      to: { path: '^src/', pathNot: [part('security'), '^src/(config|once-per)\\.ts$'] },
+    },
+    {
+      name: 'audit-is-a-leaf',
+      severity: 'error',
+      comment: 'audit/ records and reads audit rows for every part: it may use only db/ (and the logger).',
+      from: { path: part('audit') },
+      to: { path: '^src/', pathNot: [part('audit'), part('db'), '^src/logger\\.ts$'] },
+    },
+    {
+      name: 'oauth-is-below-mcp-web-teams',
+      severity: 'error',
+      comment:
+        'oauth/ is the authorization server: it never imports mcp/, web/ or teams/ (they build on it).',
+      from: { path: part('oauth') },
+      to: { path: parts('mcp', 'web', 'teams', 'housekeeping', 'cli') },
+    },
+    {
+      name: 'accounts-below-teams',
+      severity: 'error',
+      comment: 'accounts/ (people, sessions, workspaces, credentials) is below teams/: teams build on accounts.',
+      from: { path: part('accounts') },
+      to: { path: parts('teams', 'oauth', 'mcp', 'web', 'housekeeping', 'cli') },
+    },
+    {
+      name: 'teams-below-pages-and-mcp',
+      severity: 'error',
+      comment: 'teams/ is team policy: pages and /mcp use it, it uses neither.',
+      from: { path: part('teams') },
+      to: { path: parts('mcp', 'web', 'housekeeping', 'cli') },
+    },
+    {
+      name: 'mcp-does-not-import-web',
+      severity: 'error',
+      comment: 'mcp/ serves /mcp; browser pages are web/’s: /mcp never renders or imports a page.',
+      from: { path: part('mcp') },
+      to: { path: parts('web', 'cli', 'housekeeping') },
+    },
+    {
+      name: 'web-does-not-import-mcp',
+      severity: 'error',
+      comment: 'web/ renders pages; it reads tool names and scopes from mcp/tools only, never the /mcp handler.',
+      from: { path: part('web') },
+      to: { path: part('mcp'), pathNot: '^src/mcp/tools/' },
+    },
+    {
+      name: 'only-the-entry-composes',
+      severity: 'error',
+      comment:
+        'app.ts is the composition root and main.ts/server.ts the process entry: no part imports them back.',
+      from: { path: '^src/', pathNot: '^src/(main|server|app)\\.ts$' },
+      to: { path: '^src/(main|server|app)\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts'],
+    },
+  },
+};

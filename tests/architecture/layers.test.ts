@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/process.js';
+import { tempDir } from '../helpers/temp.js';
+
+const run = promisify(execFile);
+const DEPCRUISE = join(ROOT, 'node_modules', '.bin', 'depcruise');
+const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
+
+/**
+ * One deliberately wrong import per layer rule of .dependency-cruiser.cjs (ARCHITECTURE.md), each in
+ * its own pair of files so no violation hides another. Keys are the rule names the cruise must report.
+ */
+const VIOLATIONS: Record<string, Record<string, string>> = {
+  'no-folder-cycles': {
+    'src/left/a.ts': "import { b } from '../right/b.js';\nexport const a = b;",
+    'src/right/b.ts': "import { c } from '../left/c.js';\nexport const b = c;",
+    'src/left/c.ts': 'export const c = 1;',
+  },
+  'no-module-cycles': {
+    'src/ring/p.ts': "import { q } from './q.js';\nexport const p = () => q;",
+    'src/ring/q.ts': "import { p } from './p.js';\nexport const q = () => p;",
+  },
+  'upstream-knows-no-gateway': {
+    'src/upstream/client.ts': "import { tool } from '../mcp/tool.js';\nexport const client = tool;",
+    'src/mcp/tool.ts': 'export const tool = 1;',
+  },
+  'sandbox-shares-no-code': {
+    'src/sandbox/app.ts': "import { schema } from '../upstream/schemas.js';\nexport const app = schema;",
+    'src/upstream/schemas.ts': 'export const schema = 1;',
+  },
+  'gateway-does-not-import-sandbox': {
+    'src/web/page.ts': "import { store } from '../sandbox/store.js';\nexport const page = store;",
+    'src/sandbox/store.ts': 'export const store = 1;',
+  },
+  'db-imports-no-feature': {
+    'src/db/client.ts': "import { users } from '../accounts/users.js';\nexport const db = users;",
+    'src/accounts/users.ts': 'export const users = 1;',
+  },
+  'security-stays-pure': {
+    'src/security/tokens.ts': "import { db } from '../db/conn.js';\nexport const tokens = db;",
+    'src/db/conn.ts': 'export const db = 1;',
+  },
+  'audit-is-a-leaf': {
+    'src/audit/record.ts': "import { team } from '../teams/team.js';\nexport const record = team;",
+    'src/teams/team.ts': 'export const team = 1;',
+  },
+  'oauth-is-below-mcp-web-teams': {
+    'src/oauth/token.ts': "import { policy } from '../teams/policy.js';\nexport const token = policy;",
+    'src/teams/policy.ts': 'export const policy = 1;',
+  },
+  'accounts-below-teams': {
+    'src/accounts/invites.ts': "import { roles } from '../teams/roles.js';\nexport const invites = roles;",
+    'src/teams/roles.ts': 'export const roles = 1;',
+  },
+  'teams-below-pages-and-mcp': {
+    'src/teams/apps.ts': "import { form } from '../web/form.js';\nexport const apps = form;",
+    'src/web/form.ts': 'export const form = 1;',
+  },
+  'mcp-does-not-import-web': {
+    'src/mcp/route.ts': "import { layout } from '../web/layout.js';\nexport const route = layout;",
+    'src/web/layout.ts': 'export const layout = 1;',
+  },
+  'web-does-not-import-mcp': {
+    'src/web/home.ts': "import { handler } from '../mcp/handler.js';\nexport const home = handler;",
+    'src/mcp/handler.ts': 'export const handler = 1;',
+  },
+  'only-the-entry-composes': {
+    'src/metrics/route.ts': "import { app } from '../app.js';\nexport const route = app;",
+    'src/app.ts': 'export const app = 1;',
+  },
+};
+
+async function cruise(cwd: string): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout } = await run(DEPCRUISE, ['--config', CONFIG, '--output-type', 'err-long', 'src'], {
+      cwd,
+    });
+    return { code: 0, output: stdout };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+function writeTree(root: string, files: Record<string, string>): void {
+  mkdirSync(root, { recursive: true });
+  writeFileSync(
+    join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }),
+  );
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), `${text}\n`);
+  }
+}
+
+describe('layer rules (ARCHITECTURE.md, checked by npm run lint)', () => {
+  const dir = tempDir('sim-layers-');
+
+  beforeAll(() => {
+    for (const [rule, files] of Object.entries(VIOLATIONS)) writeTree(join(dir.path, rule), files);
+  });
+
+  afterAll(() => dir.remove());
+
+  it.each(Object.keys(VIOLATIONS))(
+    '%s refuses its deliberately wrong import, with its reason',
+    async (rule) => {
+      const result = await cruise(join(dir.path, rule));
+      expect(result.code).not.toBe(0);
+      expect(result.output).toContain(rule);
+      const others = Object.keys(VIOLATIONS).filter((r) => r !== rule && result.output.includes(`${r}:`));
+      expect(others).toEqual([]);
+    },
+  );
+
+  it('passes on the repository as it is', async () => {
+    const clean = await cruise(ROOT);
+    expect(clean.output).toContain('no dependency violations found');
+    expect(clean.code).toBe(0);
+  });
+});
