@@ -80,7 +80,8 @@ module.exports = {
     {
       name: 'accounts-below-teams',
       severity: 'error',
-      comment: 'accounts/ (people, sessions, workspaces, credentials) is below teams/: teams build on accounts.',
+      comment:
+        'accounts/ (people, sessions, workspaces, credentials) is below teams/: teams build on accounts.',
       from: { path: part('accounts') },
       to: { path: parts('teams', 'oauth', 'mcp', 'web', 'housekeeping', 'cli') },
     },
@@ -101,7 +102,8 @@ module.exports = {
     {
       name: 'web-does-not-import-mcp',
       severity: 'error',
-      comment: 'web/ renders pages; it reads tool names and scopes from mcp/tools only, never the /mcp handler.',
+      comment:
+        'web/ renders pages; it reads tool names and scopes from mcp/tools only, never the /mcp handler.',
       from: { path: part('web') },
       to: { path: part('mcp'), pathNot: '^src/mcp/tools/' },
     },
