@@ -2,7 +2,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { defaultUpstreamUserId } from '../accounts/credentials.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { oauthGrants, oauthTokens, upstreamCredentials, workspaceMembers } from '../db/schema/index.js';
+import {
+  oauthGrants,
+  oauthTokens,
+  upstreamCredentials,
+  workspaceMembers,
+  workspaces,
+} from '../db/schema/index.js';
 import { parseScopes } from '../oauth/scopes.js';
 import { oncePer } from '../once-per.js';
 import type { SecretBox } from '../security/secrets.js';
@@ -33,6 +39,9 @@ function buildLookup(db: Db) {
       member: workspaceMembers.userId,
       memberUpstreamUserId: workspaceMembers.upstreamUserId,
       memberMaxScopes: workspaceMembers.maxScopes,
+      memberRole: workspaceMembers.role,
+      memberCanChangeWebhook: workspaceMembers.canChangeWebhook,
+      membersReadTeamWork: workspaces.membersReadTeamWork,
       tokenCiphertext: upstreamCredentials.tokenCiphertext,
     })
     .from(oauthTokens)
@@ -45,6 +54,7 @@ function buildLookup(db: Db) {
       ),
     )
     .leftJoin(upstreamCredentials, eq(upstreamCredentials.workspaceId, oauthGrants.workspaceId))
+    .leftJoin(workspaces, eq(workspaces.id, oauthGrants.workspaceId))
     .where(eq(oauthTokens.tokenHash, sql.placeholder('tokenHash')))
     .prepare();
 }
@@ -72,7 +82,7 @@ export function verifyAccessToken(
   if (row.expiresAt <= now) return { ok: false, reason: 'The access token has expired.' };
   if (row.resource !== config.resourceUrl)
     return { ok: false, reason: 'The access token was issued for another resource.' };
-  if (row.member === null)
+  if (row.member === null || row.memberRole === null)
     return { ok: false, reason: 'You are no longer a member of the workspace this app was connected to.' };
 
   if (row.lastUsedAt === null || now - row.lastUsedAt > LAST_USED_RESOLUTION_MS) {
@@ -98,6 +108,11 @@ export function verifyAccessToken(
       workspaceId,
       clientId: row.clientId,
       scopes,
+      team: {
+        role: row.memberRole,
+        canChangeWebhook: row.memberCanChangeWebhook,
+        membersReadTeamWork: row.membersReadTeamWork ?? true,
+      },
       get upstream() {
         upstream ??= tokenCiphertext
           ? { token: secrets.open(tokenCiphertext, workspaceId), userId: upstreamUserId }

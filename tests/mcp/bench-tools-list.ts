@@ -35,6 +35,7 @@ const caller: Caller = {
   workspaceId: 'w',
   clientId: 'c',
   scopes: [...SCOPES],
+  team: { role: 'owner', canChangeWebhook: null, membersReadTeamWork: true },
   upstream: { token: 't', userId: 'u' },
 };
 const authInfo: AuthInfo = { token: 'x', clientId: 'c', scopes: [...SCOPES], extra: { caller } };

@@ -6,6 +6,11 @@ export const workspaces = sqliteTable('workspaces', {
   name: text('name').notNull(),
   /** `personal` (one per user, made at sign-up) or `team`. */
   kind: text('kind', { enum: ['personal', 'team'] }).notNull(),
+  /**
+   * Team setting: plain members may read teammates' agent runs, schedules and searches (owners and
+   * admins always may). Default yes; changing it is an audited team event.
+   */
+  membersReadTeamWork: integer('members_read_team_work', { mode: 'boolean' }).notNull().default(true),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
@@ -26,6 +31,11 @@ export const workspaceMembers = sqliteTable(
     maxScopes: text('max_scopes'),
     /** Credit-spending tool calls allowed per calendar month (UTC); null means unlimited. */
     monthlyWriteCap: integer('monthly_write_cap'),
+    /**
+     * May change the team's webhook (update_integration_setup); null means the role's default: owners
+     * and admins may, members may not.
+     */
+    canChangeWebhook: integer('can_change_webhook', { mode: 'boolean' }),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('members_user_idx').on(t.userId)],
@@ -66,4 +76,47 @@ export const invites = sqliteTable(
     revokedAt: integer('revoked_at'),
   },
   (t) => [index('invites_workspace_idx').on(t.workspaceId)],
+);
+
+/**
+ * Who created each search or schedule through this server. Searches carry no owner upstream, and a
+ * schedule may not either: this is how "a member's own" is told for them (src/teams/ownership.ts).
+ * Items made elsewhere (the upstream's web app, before this table) have no row: nobody's own.
+ */
+export const itemCreators = sqliteTable(
+  'item_creators',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** keyword_search, user_search, expert_search or schedule. */
+    kind: text('kind').notNull(),
+    /** The upstream id, as text (searches have integer ids, schedules UUIDs). */
+    itemId: text('item_id').notNull(),
+    /** Our account that created it (plain text, like the audit trail: it outlives the member). */
+    userId: text('user_id').notNull(),
+    /** The X-SERVICE-USER-ID it was created under: what "own" is compared with. */
+    upstreamUserId: text('upstream_user_id').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.kind, t.itemId] })],
+);
+
+/**
+ * Credit-spending tool calls in flight for a member with a monthly cap: inserted in the same IMMEDIATE
+ * transaction as the cap check and deleted when the call's audit row is written, so concurrent calls
+ * count each other (src/teams/write-cap.ts).
+ */
+export const writeReservations = sqliteTable(
+  'write_reservations',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull(),
+    tool: text('tool').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('write_reservations_member_idx').on(t.userId, t.workspaceId, t.createdAt)],
 );
