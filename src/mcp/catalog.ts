@@ -8,6 +8,7 @@ import type {
 import type { z } from 'zod';
 import type { ToolCallAudit } from '../audit/tool-calls.js';
 import type { Logger } from '../logger.js';
+import type { PolicyCall, PolicyGate, PolicyPass } from '../teams/tool-policy.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { Caller } from './caller.js';
 import type { InflightCalls } from './inflight.js';
@@ -45,10 +46,11 @@ export interface CatalogDeps {
   logger: Logger;
   inflight: InflightCalls;
   /**
-   * Team policy checked just before a call goes upstream (src/teams/write-cap.ts): a sentence refuses
-   * the call as an isError result, null lets it through.
+   * Team policy checked just before a call goes upstream (src/teams/tool-policy.ts): a refusal becomes
+   * an isError result (audited as `refused` with its reason); a pass says how to run the call and is
+   * finished once the call's audit row is written.
    */
-  checkWriteCap?: (caller: Caller, tool: string) => string | null;
+  teamPolicy?: (call: PolicyCall) => Promise<PolicyGate>;
   /** Aborted at shutdown: waiting calls return their handles (ToolContext.stopWaiting). */
   stopWaiting: AbortSignal;
   /** Tool calls running now, so shutdown can let them answer before the exchanges close. */
@@ -162,11 +164,6 @@ async function execute(
       `No upstream API credentials are linked to this workspace yet. Ask the user to link their API token and user id at ${deps.publicUrl}/account/credentials, then try again.`,
     );
   }
-  const capRefusal = deps.checkWriteCap?.(caller, def.name) ?? null;
-  if (capRefusal) {
-    audit('refused', { reason: 'write_cap' });
-    return errorResult(capRefusal);
-  }
 
   const progressToken = ctx.mcpReq._meta?.progressToken;
   const send =
@@ -184,10 +181,29 @@ async function execute(
   // A legacy client's cancel arrives in another POST; the registry lets it reach this call.
   const registered = deps.inflight.register(caller.grantId, ctx.mcpReq.id);
   const signal = AbortSignal.any([ctx.mcpReq.signal, registered.signal]);
+  const creds = caller.upstream;
+  let pass: PolicyPass | null = null;
+  let status = 'error';
   try {
-    const execution = def.run(parsed.data, {
-      upstream: deps.upstream,
-      creds: caller.upstream,
+    const gate = deps.teamPolicy
+      ? await deps.teamPolicy({
+          caller,
+          tool: def,
+          args: parsed.data as Record<string, unknown>,
+          upstream: deps.upstream,
+          creds,
+          signal,
+        })
+      : null;
+    if (gate?.refused) {
+      status = 'refused';
+      audit(status, { reason: gate.refused.reason, ...gate.refused.detail });
+      return errorResult(gate.refused.message);
+    }
+    pass = gate;
+    const execution = def.run(pass ? pass.args : parsed.data, {
+      upstream: pass ? pass.upstream : deps.upstream,
+      creds,
       signal,
       stopWaiting: deps.stopWaiting,
       progress: progressReporter(send),
@@ -201,10 +217,11 @@ async function execute(
     if (truncation) parts.push(truncation);
     if (out.untrusted) parts.push(UNTRUSTED_NOTICE);
     parts.push(JSON.stringify(shaped.data));
-    audit(signal.aborted ? 'cancelled' : 'ok');
+    status = signal.aborted ? 'cancelled' : 'ok';
+    audit(status);
     return { content: [{ type: 'text', text: parts.join('\n\n') }], structuredContent: shaped.data };
   } catch (error) {
-    const status = auditStatus(error);
+    status = auditStatus(error);
     const kind = (error as { kind?: unknown }).kind;
     audit(status, typeof kind === 'string' ? { error: kind } : undefined);
     if (status === 'error' && typeof kind !== 'string') {
@@ -212,6 +229,8 @@ async function execute(
     }
     return errorResult(errorMessage(error, def, deps.publicUrl));
   } finally {
+    // After the audit row: from now on it, not the reservation, counts the call against the cap.
+    pass?.finish(status);
     registered.release();
   }
 }

@@ -11,7 +11,7 @@ import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
 import type { Scope } from '../oauth/scopes.js';
-import { writeCapGuard } from '../teams/write-cap.js';
+import { teamToolPolicy } from '../teams/tool-policy.js';
 import { createUpstreamClient } from '../upstream/client.js';
 import type { Caller } from './caller.js';
 import { type CompiledTool, compileTool, registerTools } from './catalog.js';
@@ -89,7 +89,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     options: toolOptions,
     audit: auditAndCount(toolCallAuditor(db, logger)),
     logger,
-    checkWriteCap: writeCapGuard(db),
+    teamPolicy: teamToolPolicy(db),
     stopWaiting: shutdown.signal,
     running,
   };

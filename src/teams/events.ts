@@ -11,7 +11,9 @@ export type TeamEventKind =
   | 'member_role_changed'
   | 'member_removed'
   | 'member_left'
-  | 'member_policy_changed';
+  | 'member_policy_changed'
+  | 'team_settings_changed'
+  | 'webhook_changed';
 
 export function recordTeamEvent(
   db: AuditWriter,

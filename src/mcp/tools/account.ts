@@ -50,6 +50,7 @@ export const updateIntegrationSetup = defineTool({
   }),
   output: setupOutput,
   annotations: UPDATE,
+  team: { teamWebhook: true },
   async run(args, ctx) {
     const setup = await ctx.upstream.updateSetup(ctx.creds, args.return_url, { signal: ctx.signal });
     return { data: setup, summary: `Webhook URL set to ${String(setup.return_url ?? args.return_url)}.` };

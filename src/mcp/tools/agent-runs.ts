@@ -141,6 +141,7 @@ export const startAgentRun = defineTool({
   output: runOutput,
   annotations: CREATE,
   notFound: NOT_FOUND,
+  team: { read: 'run', idArg: 'parent_run_id' },
   async run(args, ctx) {
     const { include_html, ...body } = args;
     const created = await ctx.upstream.createRun(ctx.creds, compact(body), { signal: ctx.signal });
@@ -199,6 +200,7 @@ export const listAgentRuns = defineTool({
     offset: z.number().nullish(),
   }),
   annotations: READ,
+  team: { list: 'run', userArg: 'user_id' },
   async run(args, ctx) {
     const list = await ctx.upstream.listRuns(ctx.creds, compact(args), { signal: ctx.signal });
     return {
@@ -219,6 +221,7 @@ export const getAgentRun = defineTool({
   output: runOutput,
   annotations: READ,
   notFound: NOT_FOUND,
+  team: { read: 'run', idArg: 'run_id' },
   async run(args, ctx) {
     const record = await ctx.upstream.getRun(ctx.creds, args.run_id, { signal: ctx.signal });
     return runResult(
@@ -240,6 +243,7 @@ export const cancelAgentRun = defineTool({
   output: z.looseObject({ id: z.string(), status: z.string().nullish(), cancelled: z.boolean().nullish() }),
   annotations: DESTROY,
   notFound: NOT_FOUND,
+  team: { change: 'run', idArg: 'run_id' },
   async run(args, ctx) {
     const result = await ctx.upstream.cancelRun(ctx.creds, args.run_id, { signal: ctx.signal });
     return { data: { id: args.run_id, ...result }, summary: `Agent run ${args.run_id} cancelled.` };
@@ -258,6 +262,7 @@ export const rerunAgentRun = defineTool({
   output: z.looseObject({ id: z.string(), status: z.string().nullish() }),
   annotations: { ...CREATE, idempotentHint: false },
   notFound: NOT_FOUND,
+  team: { change: 'run', idArg: 'run_id' },
   async run(args, ctx) {
     const result = await ctx.upstream.rerunRun(ctx.creds, args.run_id, { signal: ctx.signal });
     return {
@@ -285,6 +290,7 @@ export const updateAgentRun = defineTool({
   output: z.looseObject({ id: z.string(), pinned: z.boolean().nullish(), label: z.string().nullish() }),
   annotations: UPDATE,
   notFound: NOT_FOUND,
+  team: { change: 'run', idArg: 'run_id' },
   async run(args, ctx) {
     const { run_id, ...body } = args;
     const result = await ctx.upstream.updateRun(ctx.creds, run_id, compact(body), { signal: ctx.signal });
@@ -303,6 +309,7 @@ export const deleteAgentRun = defineTool({
   output: z.looseObject({ id: z.string(), discarded: z.boolean().nullish() }),
   annotations: DESTROY,
   notFound: NOT_FOUND,
+  team: { change: 'run', idArg: 'run_id' },
   async run(args, ctx) {
     const result = await ctx.upstream.deleteRun(ctx.creds, args.run_id, { signal: ctx.signal });
     return { data: { id: args.run_id, ...result }, summary: `Agent run ${args.run_id} deleted.` };

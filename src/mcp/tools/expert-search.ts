@@ -55,6 +55,7 @@ export const submitExpertSearch = defineTool({
   annotations: CREATE,
   notFound: NOT_FOUND,
   forbiddenMeansProducer: true,
+  team: { create: 'expert_search' },
   async run(args, ctx) {
     const created = await ctx.upstream.createExpertSearch(
       ctx.creds,
@@ -94,6 +95,7 @@ export const getExpertSearch = defineTool({
   annotations: READ,
   notFound: NOT_FOUND,
   forbiddenMeansProducer: true,
+  team: { read: 'expert_search', idArg: 'search_id' },
   async run(args, ctx) {
     const record = await ctx.upstream.getExpertSearch(ctx.creds, args.search_id, { signal: ctx.signal });
     const done = record.status === 'completed' || record.status === 'failed';
@@ -115,6 +117,7 @@ export const getExpertSearches = defineTool({
   output: z.looseObject({ searches: z.array(z.looseObject({})).optional() }),
   annotations: READ,
   forbiddenMeansProducer: true,
+  team: { list: 'expert_search' },
   async run(args, ctx) {
     const list = await ctx.upstream.listExpertSearches(ctx.creds, compact(args), { signal: ctx.signal });
     const items = Array.isArray(list.searches) ? list.searches.length : 0;

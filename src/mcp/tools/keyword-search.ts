@@ -90,6 +90,7 @@ export const submitKeywordSearch = defineTool({
   output: searchOutput,
   annotations: CREATE,
   notFound: NOT_FOUND,
+  team: { create: 'keyword_search' },
   async run(args, ctx) {
     const created = await ctx.upstream.createKeywordSearch(ctx.creds, compact(args), { signal: ctx.signal });
     const linkedinOnly = args.platforms?.length === 1 && args.platforms[0] === 'linkedin';
@@ -159,6 +160,7 @@ export const getKeywordSearch = defineTool({
   output: searchOutput,
   annotations: READ,
   notFound: NOT_FOUND,
+  team: { read: 'keyword_search', idArg: 'search_id' },
   async run(args, ctx) {
     const record = await ctx.upstream.getKeywordSearch(ctx.creds, args.search_id, { signal: ctx.signal });
     const done = record.status === 'finished' || record.status === 'failed';
@@ -185,6 +187,7 @@ export const getKeywordSearches = defineTool({
   }),
   output: listOutput,
   annotations: READ,
+  team: { list: 'keyword_search' },
   async run(args, ctx) {
     const list = await ctx.upstream.listKeywordSearches(ctx.creds, compact(args), { signal: ctx.signal });
     const items = Array.isArray(list.keyword_searches) ? list.keyword_searches.length : 0;
@@ -206,6 +209,7 @@ export const getKeywordSearchTopicTree = defineTool({
   output: z.looseObject({ search_id: z.number(), data: z.array(z.unknown()), _truncated: truncationOutput }),
   annotations: READ,
   notFound: NOT_FOUND,
+  team: { read: 'keyword_search', idArg: 'search_id' },
   async run(args, ctx) {
     const tree = await ctx.upstream.getKeywordSearchTopicTree(ctx.creds, args.search_id, args.platform, {
       signal: ctx.signal,
@@ -253,6 +257,7 @@ export const getKeywordSearchPostsData = defineTool({
   output: postsOutput,
   annotations: READ,
   notFound: NOT_FOUND,
+  team: { read: 'keyword_search', idArg: 'search_id' },
   async run(args, ctx) {
     const platform = args.platform ?? 'all';
     const body = await ctx.upstream.getKeywordSearchPosts(

@@ -85,6 +85,7 @@ export const createAgentSchedule = defineTool({
   } as typeof scheduleFields extends infer F ? { [K in keyof F]: F[K] } : never),
   output: scheduleOutput,
   annotations: CREATE,
+  team: { create: 'schedule' },
   async run(args, ctx) {
     const schedule = await ctx.upstream.createSchedule(ctx.creds, compact(args), { signal: ctx.signal });
     return { data: schedule, summary: scheduleSummary(schedule, 'created') };
@@ -104,6 +105,7 @@ export const listAgentSchedules = defineTool({
   }),
   output: z.looseObject({ schedules: z.array(z.looseObject({})), total: z.number().nullish() }),
   annotations: READ,
+  team: { list: 'schedule' },
   async run(args, ctx) {
     const list = await ctx.upstream.listSchedules(ctx.creds, compact(args), { signal: ctx.signal });
     return {
@@ -124,6 +126,7 @@ export const getAgentSchedule = defineTool({
   output: scheduleOutput,
   annotations: READ,
   notFound: NOT_FOUND,
+  team: { read: 'schedule', idArg: 'schedule_id' },
   async run(args, ctx) {
     const schedule = await ctx.upstream.getSchedule(ctx.creds, args.schedule_id, { signal: ctx.signal });
     return { data: schedule, summary: scheduleSummary(schedule, 'found') };
@@ -154,6 +157,7 @@ export const updateAgentSchedule = defineTool({
   output: scheduleOutput,
   annotations: UPDATE,
   notFound: NOT_FOUND,
+  team: { change: 'schedule', idArg: 'schedule_id' },
   async run(args, ctx) {
     const { schedule_id, ...body } = args;
     const schedule = await ctx.upstream.updateSchedule(ctx.creds, schedule_id, compact(body), {
@@ -173,6 +177,7 @@ export const pauseAgentSchedule = defineTool({
   output: scheduleOutput,
   annotations: UPDATE,
   notFound: NOT_FOUND,
+  team: { change: 'schedule', idArg: 'schedule_id' },
   async run(args, ctx) {
     const schedule = await ctx.upstream.pauseSchedule(ctx.creds, args.schedule_id, { signal: ctx.signal });
     return { data: schedule, summary: scheduleSummary(schedule, 'paused') };
@@ -189,6 +194,7 @@ export const resumeAgentSchedule = defineTool({
   output: scheduleOutput,
   annotations: UPDATE,
   notFound: NOT_FOUND,
+  team: { change: 'schedule', idArg: 'schedule_id' },
   async run(args, ctx) {
     const schedule = await ctx.upstream.resumeSchedule(ctx.creds, args.schedule_id, { signal: ctx.signal });
     return { data: schedule, summary: scheduleSummary(schedule, 'resumed') };
@@ -206,6 +212,7 @@ export const deleteAgentSchedule = defineTool({
   output: z.looseObject({ id: z.string(), deleted: z.boolean(), message: z.string().nullish() }),
   annotations: DESTROY,
   notFound: NOT_FOUND,
+  team: { change: 'schedule', idArg: 'schedule_id' },
   async run(args, ctx) {
     const result = await ctx.upstream.deleteSchedule(ctx.creds, args.schedule_id, { signal: ctx.signal });
     return {
@@ -231,6 +238,7 @@ export const listAgentScheduleRuns = defineTool({
   output: z.looseObject({ runs: z.array(z.looseObject({})), total: z.number().nullish() }),
   annotations: READ,
   notFound: NOT_FOUND,
+  team: { read: 'schedule', idArg: 'schedule_id' },
   async run(args, ctx) {
     const { schedule_id, ...query } = args;
     const list = await ctx.upstream.listScheduleRuns(ctx.creds, schedule_id, compact(query), {

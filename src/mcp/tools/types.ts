@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Scope } from '../../oauth/scopes.js';
+import type { TeamTouch } from '../../teams/tool-policy.js';
 import type { UpstreamClient, UpstreamCredentials } from '../../upstream/client.js';
 
 /** Knobs of the tool layer; every one has a default (see DEFAULT_TOOL_OPTIONS). */
@@ -84,6 +85,8 @@ export interface ToolDef<I extends z.ZodType = z.ZodType> {
   notFound?: NotFoundHint;
   /** 403 on this tool means the key lacks the producer permission (expert search). */
   forbiddenMeansProducer?: boolean;
+  /** What the tool does to the team's shared account, for the team policy (src/teams/tool-policy.ts). */
+  team?: TeamTouch;
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutput>;
 }
 

@@ -61,6 +61,7 @@ export const submitUserSearch = defineTool({
   output: userSearchOutput,
   annotations: CREATE,
   notFound: NOT_FOUND,
+  team: { create: 'user_search' },
   async run(args, ctx) {
     const created = await ctx.upstream.createUserSearch(ctx.creds, compact(args), { signal: ctx.signal });
     return waitForSearch(ctx, created.id, args.platform !== 'twitter', 'user', (signal) =>
@@ -80,6 +81,7 @@ export const getUserSearch = defineTool({
   output: userSearchOutput,
   annotations: READ,
   notFound: NOT_FOUND,
+  team: { read: 'user_search', idArg: 'search_id' },
   async run(args, ctx) {
     const record = await ctx.upstream.getUserSearch(ctx.creds, args.search_id, { signal: ctx.signal });
     const done = record.status === 'finished' || record.status === 'failed';
@@ -100,6 +102,7 @@ export const getUserSearches = defineTool({
   }),
   output: z.looseObject({ user_searches: z.array(z.looseObject({})).optional() }),
   annotations: READ,
+  team: { list: 'user_search' },
   async run(args, ctx) {
     const list = await ctx.upstream.listUserSearches(ctx.creds, compact(args), { signal: ctx.signal });
     const items = Array.isArray(list.user_searches) ? list.user_searches.length : 0;
@@ -127,6 +130,7 @@ export const getUserSearchPostsData = defineTool({
   output: postsOutput,
   annotations: READ,
   notFound: NOT_FOUND,
+  team: { read: 'user_search', idArg: 'search_id' },
   async run(args, ctx) {
     const platform = args.platform ?? 'all';
     const body = await ctx.upstream.getUserSearchPosts(ctx.creds, args.search_id, { signal: ctx.signal });
