@@ -1,18 +1,15 @@
-import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
-import { defaultUpstreamUserId, UPSTREAM_USER_ID_MAX_LENGTH } from '../accounts/credentials.js';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { defaultUpstreamUserId } from '../accounts/credentials.js';
 import { getMembership, type WorkspaceRole } from '../accounts/workspaces.js';
 import type { Db } from '../db/client.js';
 import { consents, oauthGrants, users, workspaceMembers, workspaces } from '../db/schema/index.js';
 import { revokeGrant } from '../oauth/grants.js';
-import { formatScopes, parseScopes, SCOPES, type Scope } from '../oauth/scopes.js';
+import { parseScopes, type Scope } from '../oauth/scopes.js';
 import { newId } from '../security/tokens.js';
 import { recordTeamEvent } from './events.js';
+import { mayChangeWebhook } from './webhook.js';
 
 export const TEAM_NAME_MAX_LENGTH = 80;
-/** The largest monthly write cap an admin can type (a typo guard, not a business rule). */
-export const WRITE_CAP_MAX = 1_000_000;
-/** Visible ASCII and inner spaces: the upstream user id travels as a header value. */
-const USER_ID_PATTERN = /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/;
 
 export type Refusal = { ok: false; status: 400 | 403 | 404 | 409 | 410; message: string; field?: string };
 export type Outcome<T = undefined> = { ok: true; value: T } | Refusal;
@@ -151,6 +148,10 @@ export interface MemberView {
   upstreamUserIdSet: boolean;
   maxScopes: Scope[] | null;
   monthlyWriteCap: number | null;
+  /** May change the team webhook: their switch, or their role's default when unset. */
+  canChangeWebhook: boolean;
+  /** False when canChangeWebhook is the role's default. */
+  canChangeWebhookSet: boolean;
   joinedAt: number;
 }
 
@@ -163,6 +164,7 @@ export function listMembers(db: Db, workspaceId: string): MemberView[] {
       upstreamUserId: workspaceMembers.upstreamUserId,
       maxScopes: workspaceMembers.maxScopes,
       monthlyWriteCap: workspaceMembers.monthlyWriteCap,
+      canChangeWebhook: workspaceMembers.canChangeWebhook,
       joinedAt: workspaceMembers.createdAt,
     })
     .from(workspaceMembers)
@@ -178,10 +180,12 @@ export function listMembers(db: Db, workspaceId: string): MemberView[] {
       upstreamUserId: m.upstreamUserId ?? defaultUpstreamUserId(m.userId),
       upstreamUserIdSet: m.upstreamUserId !== null,
       maxScopes: m.maxScopes === null ? null : parseScopes(m.maxScopes),
+      canChangeWebhook: mayChangeWebhook(m.role, m.canChangeWebhook),
+      canChangeWebhookSet: m.canChangeWebhook !== null,
     }));
 }
 
-function targetIn(db: Db, workspaceId: string, userId: string) {
+export function targetIn(db: Db, workspaceId: string, userId: string) {
   const row = db
     .select({ role: workspaceMembers.role, email: users.email })
     .from(workspaceMembers)
@@ -202,9 +206,13 @@ function ownerCount(db: Db, workspaceId: string): number {
   );
 }
 
-/** Admins manage members and admins; only an owner can touch an owner or make one. */
-function mayManage(actor: WorkspaceRole, target: WorkspaceRole): boolean {
-  return actor === 'owner' || (actor === 'admin' && target !== 'owner');
+/**
+ * Owners manage everyone; admins manage plain members (and may make one an admin). Changing, demoting
+ * or removing an admin takes an owner: otherwise an admin could demote another admin and then change
+ * their limits, which only owners may (issue 14).
+ */
+export function mayManage(actor: WorkspaceRole, target: WorkspaceRole): boolean {
+  return actor === 'owner' || (actor === 'admin' && target === 'member');
 }
 
 export function isWorkspaceRole(value: string): value is WorkspaceRole {
@@ -223,8 +231,13 @@ export function changeRole(
     const team = actorIn(tx, workspaceId, actorId, 'admin');
     teamOnly(team);
     const target = targetIn(tx, workspaceId, targetId);
-    if (!mayManage(team.role, target.role) || !mayManage(team.role, newRole)) {
-      refuse(403, 'Only an owner can make someone an owner or change an owner’s role.');
+    if (!mayManage(team.role, target.role) || (newRole === 'owner' && team.role !== 'owner')) {
+      refuse(
+        403,
+        target.role === 'admin'
+          ? 'Only an owner can change an admin’s role.'
+          : 'Only an owner can make someone an owner or change an owner’s role.',
+      );
     }
     if (target.role === newRole) return { from: target.role, to: newRole };
     if (target.role === 'owner' && ownerCount(tx, workspaceId) <= 1) {
@@ -278,7 +291,9 @@ export function removeMember(
     teamOnly(team);
     if (targetId === actorId) refuse(400, 'To leave the team yourself, use “Leave team”.');
     const target = targetIn(tx, workspaceId, targetId);
-    if (!mayManage(team.role, target.role)) refuse(403, 'Only an owner can remove an owner.');
+    if (!mayManage(team.role, target.role)) {
+      refuse(403, `Only an owner can remove ${target.role === 'owner' ? 'an owner' : 'an admin'}.`);
+    }
     if (target.role === 'owner' && ownerCount(tx, workspaceId) <= 1) {
       refuse(409, 'A team needs at least one owner: it cannot lose its last one.');
     }
@@ -305,107 +320,6 @@ export function leaveTeam(db: Db, workspaceId: string, actorId: string): Outcome
     }
     const grantsRevoked = endMembership(tx, workspaceId, actorId, 'member_left');
     recordTeamEvent(tx, { kind: 'member_left', workspaceId, actorId, detail: { grantsRevoked } });
-    return undefined;
-  });
-}
-
-export interface MemberPolicyInput {
-  /** Empty: the default derived from the account. */
-  upstreamUserId: string;
-  /** The scopes ticked; all of them means no ceiling. */
-  maxScopes: readonly string[];
-  /** Empty: unlimited. */
-  monthlyWriteCap: string;
-}
-
-export interface MemberPolicyErrors {
-  upstreamUserId?: string;
-  monthlyWriteCap?: string;
-  maxScopes?: string;
-}
-
-export function parseMemberPolicy(input: MemberPolicyInput):
-  | {
-      ok: true;
-      value: { upstreamUserId: string | null; maxScopes: string | null; monthlyWriteCap: number | null };
-    }
-  | { ok: false; errors: MemberPolicyErrors } {
-  const errors: MemberPolicyErrors = {};
-  const upstreamUserId = input.upstreamUserId.trim();
-  if (upstreamUserId.length > UPSTREAM_USER_ID_MAX_LENGTH)
-    errors.upstreamUserId = `A user ID has at most ${UPSTREAM_USER_ID_MAX_LENGTH} characters.`;
-  else if (upstreamUserId && !USER_ID_PATTERN.test(upstreamUserId))
-    errors.upstreamUserId = 'A user ID has only letters, digits, punctuation and spaces.';
-  const unknown = input.maxScopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length) errors.maxScopes = 'Choose among the listed permissions.';
-  const scopes = parseScopes(input.maxScopes.join(' '));
-  const capText = input.monthlyWriteCap.trim();
-  let cap: number | null = null;
-  if (capText) {
-    if (!/^\d{1,9}$/.test(capText) || Number(capText) > WRITE_CAP_MAX)
-      errors.monthlyWriteCap = `Enter a whole number from 0 to ${WRITE_CAP_MAX}, or leave it empty for no limit.`;
-    else cap = Number(capText);
-  }
-  if (errors.upstreamUserId || errors.maxScopes || errors.monthlyWriteCap) return { ok: false, errors };
-  return {
-    ok: true,
-    value: {
-      upstreamUserId: upstreamUserId || null,
-      maxScopes: scopes.length === SCOPES.length ? null : formatScopes(scopes),
-      monthlyWriteCap: cap,
-    },
-  };
-}
-
-/**
- * Sets a member's upstream user id, scope ceiling and monthly write cap. mcp/authenticate.ts reads all three on
- * every /mcp call, so the change applies to the member's very next tool call. Upstream user ids must
- * differ between members, or their usage could not be told apart.
- */
-export function setMemberPolicy(
-  db: Db,
-  workspaceId: string,
-  actorId: string,
-  targetId: string,
-  input: MemberPolicyInput,
-): Outcome<undefined> | { ok: false; status: 400; message: string; errors: MemberPolicyErrors } {
-  const parsed = parseMemberPolicy(input);
-  if (!parsed.ok) {
-    return { ok: false, status: 400, message: 'Check the highlighted fields.', errors: parsed.errors };
-  }
-  const policy = parsed.value;
-  return inTransaction(db, (tx) => {
-    const team = actorIn(tx, workspaceId, actorId, 'admin');
-    const target = targetIn(tx, workspaceId, targetId);
-    if (!mayManage(team.role, target.role)) refuse(403, 'Only an owner can change an owner’s settings.');
-    const effective = policy.upstreamUserId ?? defaultUpstreamUserId(targetId);
-    const others = tx
-      .select({ userId: workspaceMembers.userId, upstreamUserId: workspaceMembers.upstreamUserId })
-      .from(workspaceMembers)
-      .where(and(eq(workspaceMembers.workspaceId, workspaceId), ne(workspaceMembers.userId, targetId)))
-      .all();
-    if (others.some((o) => (o.upstreamUserId ?? defaultUpstreamUserId(o.userId)) === effective)) {
-      refuse(
-        409,
-        'Another member already acts as this user ID; give each member their own.',
-        'upstreamUserId',
-      );
-    }
-    tx.update(workspaceMembers)
-      .set(policy)
-      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, targetId)))
-      .run();
-    recordTeamEvent(tx, {
-      kind: 'member_policy_changed',
-      workspaceId,
-      actorId,
-      detail: {
-        member: targetId,
-        upstreamUserId: effective,
-        maxScopes: policy.maxScopes,
-        monthlyWriteCap: policy.monthlyWriteCap,
-      },
-    });
     return undefined;
   });
 }
