@@ -5,14 +5,18 @@ import type { ToolUsageRow } from '../audit/tool-usage.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth/scopes.js';
 import type { ConnectedApp } from '../teams/apps.js';
+import { ceilingWords, describeAuditEvent } from '../teams/audit-words.js';
 import type { InviteErrors, InviteView } from '../teams/invites.js';
-import type { MemberPolicyErrors, MemberView } from '../teams/teams.js';
-import { TEAM_NAME_MAX_LENGTH } from '../teams/teams.js';
+import type { MemberPolicyErrors } from '../teams/member-policy.js';
+import type { TeamSettings } from '../teams/team-settings.js';
+import type { MemberView } from '../teams/teams.js';
+import { mayManage, TEAM_NAME_MAX_LENGTH } from '../teams/teams.js';
 import type { UpstreamUsage } from '../teams/usage.js';
 import { formatTime } from './account-pages.js';
 import { csrfField } from './csrf.js';
 import { Field, FormError, Notice } from './form.js';
 import { Layout } from './layout.js';
+import { ReadOnlyPreset, TeamRules, WebhookSwitch } from './team-rules.js';
 
 export const ROLE_NAMES: Record<WorkspaceRole, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
 
@@ -104,6 +108,7 @@ export function TeamPage(props: {
   members: MemberView[];
   invites: InviteView[];
   hasCredential: boolean;
+  settings: TeamSettings;
   publicUrl: string;
   notice?: string | null;
   /** Shown once, right after creating an invite. */
@@ -168,7 +173,7 @@ export function TeamPage(props: {
               <tbody>
                 {props.members.map((m) => {
                   const mine = m.userId === user.id;
-                  const manageable = admin && !mine && (ws.role === 'owner' || m.role !== 'owner');
+                  const manageable = !mine && mayManage(ws.role, m.role);
                   const roleId = `role-${m.userId}`;
                   return (
                     <tr>
@@ -208,19 +213,17 @@ export function TeamPage(props: {
                         {m.upstreamUserIdSet ? null : <span class="muted"> (default)</span>}
                       </td>
                       <td>
-                        {m.maxScopes === null
-                          ? 'All permissions'
-                          : m.maxScopes.length
-                            ? m.maxScopes.join(', ')
-                            : 'No permissions'}
+                        {capitalised(ceilingWords(m.maxScopes === null ? null : m.maxScopes.join(' ')))}
                         <br />
                         {m.monthlyWriteCap === null
                           ? 'No monthly cap'
                           : `Cap: ${m.monthlyWriteCap} credit-spending calls a month`}
+                        <br />
+                        {m.canChangeWebhook ? 'Can change team webhook' : 'Cannot change team webhook'}
                       </td>
                       {admin ? (
                         <td>
-                          {manageable || (admin && mine && ws.role === 'owner') ? (
+                          {manageable || (admin && mine) ? (
                             <a
                               href={`${base}/members/${encodeURIComponent(m.userId)}`}
                               aria-label={`Settings for ${m.email}`}
@@ -250,6 +253,8 @@ export function TeamPage(props: {
           </div>
         </section>
       ) : null}
+
+      {team ? <TeamRules c={c} base={base} admin={admin} settings={props.settings} /> : null}
 
       {team && admin ? (
         <section aria-labelledby="invite-heading">
@@ -427,6 +432,10 @@ export function TeamPage(props: {
   );
 }
 
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 // ---- Member settings ---------------------------------------------------------------------------
 
 export function MemberSettingsPage(props: {
@@ -436,7 +445,12 @@ export function MemberSettingsPage(props: {
   member: MemberView;
   notice?: string | null;
   errors?: MemberPolicyErrors & { form?: string };
-  values?: { upstreamUserId: string; maxScopes: readonly string[]; monthlyWriteCap: string };
+  values?: {
+    upstreamUserId: string;
+    maxScopes: readonly string[];
+    monthlyWriteCap: string;
+    canChangeWebhook?: boolean;
+  };
 }) {
   const { c, user, ws, member, errors = {} } = props;
   const base = `/workspaces/${encodeURIComponent(ws.id)}`;
@@ -444,7 +458,9 @@ export function MemberSettingsPage(props: {
     upstreamUserId: member.upstreamUserIdSet ? member.upstreamUserId : '',
     maxScopes: member.maxScopes ?? SCOPES,
     monthlyWriteCap: member.monthlyWriteCap === null ? '' : String(member.monthlyWriteCap),
+    canChangeWebhook: member.canChangeWebhook,
   };
+  const self = member.userId === user.id;
   const ticked = new Set(values.maxScopes);
   return (
     <Frame c={c} user={user} title={`Settings for ${member.email}`}>
@@ -454,6 +470,12 @@ export function MemberSettingsPage(props: {
       </p>
       <WorkspaceNav ws={ws} />
       <Notice message={props.notice} />
+      {self && ws.role !== 'owner' ? (
+        <p class="notice">
+          These are your own settings: you can narrow your limits here, but only an owner of the team can lift
+          them.
+        </p>
+      ) : null}
       <FormError id="form-error" message={errors.form} />
       <form
         method="post"
@@ -480,16 +502,17 @@ export function MemberSettingsPage(props: {
             </p>
           ) : null}
           <p id="scopes-hint" class="hint muted">
-            Untick the write permissions to make the member read-only. Applies to their connected apps from
-            their next tool call.
+            All ticked: no limit. Applies to their connected apps from their next tool call; the “Read-only”
+            button below saves just the read permissions.
           </p>
           {SCOPES.map((s) => (
             <label class="check">
-              <input type="checkbox" name="max_scopes" value={s} checked={ticked.has(s)} /> <code>{s}</code>{' '}
-              <span class="hint">{SCOPE_DESCRIPTIONS[s]}</span>
+              <input type="checkbox" name="max_scopes" value={s} checked={ticked.has(s)} />{' '}
+              {SCOPE_DESCRIPTIONS[s]}
             </label>
           ))}
         </fieldset>
+        <WebhookSwitch checked={values.canChangeWebhook ?? member.canChangeWebhook} role={member.role} />
         <Field
           required={false}
           id="monthly_write_cap"
@@ -503,6 +526,7 @@ export function MemberSettingsPage(props: {
         <div class="actions">
           <button type="submit">Save member settings</button>
         </div>
+        <ReadOnlyPreset />
       </form>
       <p>
         <a href={base}>Back to the team</a>
@@ -656,6 +680,8 @@ export function AuditPage(props: {
 }) {
   const { ws, filters, errors } = props;
   const base = `/workspaces/${encodeURIComponent(ws.id)}/audit`;
+  const emails = new Map(props.members.map((m) => [m.userId, m.email]));
+  const nameOf = (userId: string) => emails.get(userId) ?? 'a former member';
   return (
     <Frame c={props.c} user={props.user} title={`Audit trail of ${ws.name}`}>
       <h1>Audit trail of {ws.name}</h1>
@@ -744,6 +770,7 @@ export function AuditPage(props: {
                 <th scope="col">App</th>
                 <th scope="col">Tool</th>
                 <th scope="col">Status</th>
+                <th scope="col">What happened</th>
                 <th scope="col">Detail</th>
               </tr>
             </thead>
@@ -761,6 +788,7 @@ export function AuditPage(props: {
                     {r.status ?? ''}
                     {r.durationMs !== null ? <span class="muted"> · {r.durationMs} ms</span> : null}
                   </td>
+                  <td>{describeAuditEvent(r, nameOf) ?? ''}</td>
                   <td>
                     <code>{r.detail ?? ''}</code>
                   </td>

@@ -18,6 +18,8 @@ import {
   lookupInvite,
   revokeInvite,
 } from '../teams/invites.js';
+import { setMemberPolicy } from '../teams/member-policy.js';
+import { getTeamSettings, setTeamSettings } from '../teams/team-settings.js';
 import {
   changeRole,
   createTeam,
@@ -25,10 +27,10 @@ import {
   isAdminRole,
   leaveTeam,
   listMembers,
+  mayManage,
   type Refusal,
   removeMember,
   renameTeam,
-  setMemberPolicy,
 } from '../teams/teams.js';
 import { fetchUpstreamUsage, totalsByMemberAndTool, USAGE_DAYS } from '../teams/usage.js';
 import { MessagePage } from './auth-pages.js';
@@ -181,6 +183,7 @@ export function teamRoutes(deps: TeamRoutesDeps) {
     withdrawn: 'Invite link withdrawn.',
     joined: 'Welcome to the team.',
     policy: 'Member settings saved. They apply from the member’s next tool call.',
+    settings: 'Team settings saved. They apply from every member’s next tool call.',
   };
 
   const renderTeam = (
@@ -204,6 +207,7 @@ export function teamRoutes(deps: TeamRoutesDeps) {
         members={ws.kind === 'team' ? listMembers(db, ws.id) : []}
         invites={isAdminRole(ws.role) && ws.kind === 'team' ? listInvites(db, ws.id) : []}
         hasCredential={getCredentialSummary(db, ws.id) !== null}
+        settings={getTeamSettings(db, ws.id)}
         publicUrl={config.publicUrl}
         notice={options.notice ?? null}
         newInvite={options.newInvite ?? null}
@@ -287,6 +291,16 @@ export function teamRoutes(deps: TeamRoutesDeps) {
     const outcome = leaveTeam(db, c.req.param('id'), g.user.id);
     if (!outcome.ok) return teamRefusal(c, g.user, outcome);
     return c.redirect('/account?done=left_team', 303);
+  });
+
+  app.post('/workspaces/:id/settings', sameOrigin, async (c) => {
+    const g = await postGate(c);
+    if ('done' in g) return g.done;
+    const outcome = setTeamSettings(db, c.req.param('id'), g.user.id, {
+      membersReadTeamWork: one(g.form, 'members_read_team_work', 10) === 'on',
+    });
+    if (!outcome.ok) return teamRefusal(c, g.user, outcome);
+    return back(c, c.req.param('id'), 'settings');
   });
 
   // ---- Invites ---------------------------------------------------------------------------------
@@ -427,6 +441,13 @@ export function teamRoutes(deps: TeamRoutesDeps) {
     const member = memberOf(g.ws, c.req.param('userId'));
     if (!member)
       return message(c, g.user, 'Member not found', 'That person is not a member of this workspace.', 404);
+    if (member.userId !== g.user.id && !mayManage(g.ws.role, member.role)) {
+      const whose = member.role === 'owner' ? 'an owner’s' : 'another admin’s';
+      return message(c, g.user, 'Owners only', `Only an owner can change ${whose} settings.`, 403, {
+        href: `/workspaces/${encodeURIComponent(g.ws.id)}`,
+        text: `Back to ${g.ws.name}`,
+      });
+    }
     return page(c, <MemberSettingsPage c={c} user={g.user} ws={g.ws} member={member} />);
   });
 
@@ -438,6 +459,8 @@ export function teamRoutes(deps: TeamRoutesDeps) {
       upstreamUserId: one(g.form, 'upstream_user_id', 400),
       maxScopes: many(g.form, 'max_scopes'),
       monthlyWriteCap: one(g.form, 'monthly_write_cap', 20),
+      canChangeWebhook: one(g.form, 'can_change_webhook', 10) === 'on',
+      ...(one(g.form, 'preset', 20) === 'read-only' ? { preset: 'read-only' as const } : {}),
     };
     const outcome = setMemberPolicy(db, c.req.param('id'), g.user.id, targetId, input);
     if (outcome.ok) return back(c, c.req.param('id'), 'policy');

@@ -28,19 +28,18 @@ import {
   lookupInvite,
   revokeInvite,
 } from '../../src/teams/invites.js';
+import { parseMemberPolicy, setMemberPolicy } from '../../src/teams/member-policy.js';
 import {
   changeRole,
   createTeam,
   deleteTeam,
   leaveTeam,
   listMembers,
-  parseMemberPolicy,
   removeMember,
   renameTeam,
-  setMemberPolicy,
 } from '../../src/teams/teams.js';
 import {
-  checkWriteCap,
+  reserveWriteCall,
   startOfUtcMonth,
   writesThisMonth,
   writesThisMonthQuery,
@@ -165,14 +164,17 @@ describe('team workspaces', () => {
 });
 
 describe('roles and the last owner', () => {
-  it('admins promote and demote members; each change is audited', () => {
+  it('admins promote members; changing an admin’s role takes an owner; each change is audited', () => {
     const t = team();
     expect(ok(changeRole(db, t.id, t.admin.id, t.member.id, 'admin'))).toEqual({
       from: 'member',
       to: 'admin',
     });
     expect(roleOf(t.id, t.member.id)).toBe('admin');
-    ok(changeRole(db, t.id, t.admin.id, t.member.id, 'member'));
+    expect(changeRole(db, t.id, t.admin.id, t.member.id, 'member')).toMatchObject({ ok: false, status: 403 });
+    expect(removeMember(db, t.id, t.admin.id, t.member.id)).toMatchObject({ ok: false, status: 403 });
+    expect(roleOf(t.id, t.member.id)).toBe('admin');
+    ok(changeRole(db, t.id, t.owner.id, t.member.id, 'member'));
     expect(roleOf(t.id, t.member.id)).toBe('member');
     expect(auditKinds(t.id).filter((k) => k === 'member_role_changed')).toHaveLength(2);
   });
@@ -457,6 +459,13 @@ describe('member policy', () => {
     ).toMatchObject({ ok: false, status: 403 });
   });
 });
+
+/** The cap check as the tool path makes it, its reservation released at once (as after a refused call). */
+function checkWriteCap(db: Db, caller: { userId: string; workspaceId: string }, tool: string): string | null {
+  const outcome = reserveWriteCall(db, caller, tool);
+  if (outcome.refusal === null) outcome.release();
+  return outcome.refusal;
+}
 
 describe('monthly write cap', () => {
   function toolCall(workspaceId: string, userId: string, tool: string, status: string, at = Date.now()) {

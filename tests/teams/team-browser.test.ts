@@ -10,6 +10,7 @@ import {
   workspaceMembers,
   workspaces,
 } from '../../src/db/schema/index.js';
+import { SCOPE_DESCRIPTIONS } from '../../src/oauth/scopes.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.js';
 import { startTeamServer, type TeamServer } from './team-server.js';
@@ -190,8 +191,8 @@ describe('a team shares one upstream credential', () => {
   it('the admin makes them read-only: the next write call gets 403 insufficient_scope', async () => {
     await adminPage.goto(`${ts.url}/workspaces/${teamId}`);
     await adminPage.getByRole('link', { name: `Settings for ${MEMBER_EMAIL}` }).click();
-    for (const scope of ['searches:write', 'agent:write', 'account:write']) {
-      await adminPage.getByRole('checkbox', { name: new RegExp(scope) }).uncheck();
+    for (const scope of ['searches:write', 'agent:write', 'account:write'] as const) {
+      await adminPage.getByRole('checkbox', { name: SCOPE_DESCRIPTIONS[scope], exact: true }).uncheck();
     }
     await adminPage.getByRole('button', { name: 'Save member settings' }).click();
     await adminPage.waitForURL(/done=policy/);

@@ -1,0 +1,112 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.js';
+import type { TeamSettings } from '../teams/team-settings.js';
+import { csrfField } from './csrf.js';
+
+/**
+ * The team's rules in plain words, on the team page for everyone, and the team setting on reading
+ * teammates' work (changeable by owners and admins). The words match what src/teams/tool-policy.ts and
+ * src/teams/member-policy.ts enforce.
+ */
+export function TeamRules(props: {
+  c: Context<AppEnv>;
+  base: string;
+  admin: boolean;
+  settings: TeamSettings;
+}) {
+  const { c, base, admin, settings } = props;
+  return (
+    <section aria-labelledby="rules-heading">
+      <h2 id="rules-heading">How this team shares its account</h2>
+      <ul>
+        <li>Everyone’s AI clients use the team’s API credentials, each member as their own user ID.</li>
+        <li>
+          Members cancel, rerun, rename, pin and delete only their own agent runs, and change, pause, resume
+          and delete only their own schedules. Owners and admins can act on everyone’s.
+        </li>
+        <li>
+          {settings.membersReadTeamWork
+            ? 'Members can read teammates’ agent runs, schedules and searches.'
+            : 'Members read and list only their own agent runs, schedules and searches. Owners and admins read everything.'}
+        </li>
+        <li>
+          Only owners and admins can change the team webhook, which receives every completed search of the
+          whole team; a member can when an owner or admin ticks “Can change team webhook” in their settings.
+        </li>
+        <li>
+          Admins change plain members’ settings; only an owner changes an admin’s. Admins can narrow their own
+          limits but not lift them.
+        </li>
+      </ul>
+      {admin ? (
+        <form method="post" action={`${base}/settings`} class="stack">
+          {csrfField(c)}
+          <label class="check">
+            <input
+              type="checkbox"
+              name="members_read_team_work"
+              checked={settings.membersReadTeamWork}
+              aria-describedby="read-team-work-hint"
+            />{' '}
+            Members can read teammates’ runs and searches
+          </label>
+          <p id="read-team-work-hint" class="hint muted">
+            Unticked, each member sees only the agent runs, schedules and searches they made themselves.
+            Searches made outside this server, or before it recorded who made them, are then visible to owners
+            and admins only.
+          </p>
+          <div class="actions">
+            <button type="submit" class="secondary">
+              Save team settings
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+/** The member settings' "Can change team webhook" switch. */
+export function WebhookSwitch(props: { checked: boolean; role: string }) {
+  return (
+    <div class="field">
+      <label class="check">
+        <input
+          type="checkbox"
+          name="can_change_webhook"
+          checked={props.checked}
+          aria-describedby="webhook-hint"
+        />{' '}
+        Can change team webhook
+      </label>
+      <p id="webhook-hint" class="hint">
+        The webhook receives every completed search of the whole team. Owners and admins can change it by
+        default; plain members only when this is ticked.
+        {props.role === 'member' ? '' : ' Unticking it takes the right away from this admin.'}
+      </p>
+    </div>
+  );
+}
+
+/** The "Read-only" preset: saves the read permissions and no team webhook, whatever is ticked. */
+export function ReadOnlyPreset() {
+  return (
+    <div class="field">
+      <div class="actions">
+        <button
+          type="submit"
+          name="preset"
+          value="read-only"
+          class="secondary"
+          aria-describedby="preset-hint"
+        >
+          Read-only
+        </button>
+      </div>
+      <p id="preset-hint" class="hint">
+        Saves this member as read-only: they can read searches, agent runs, schedules, usage and the webhook
+        setup, and nothing that spends credits or changes the team.
+      </p>
+    </div>
+  );
+}
