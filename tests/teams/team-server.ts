@@ -14,7 +14,7 @@ export interface TeamServer {
   /** What reached the sandbox with this upstream token. */
   requests(
     token: string,
-  ): Promise<Array<{ method: string; path: string; user_id: string | null; status: number }>>;
+  ): Promise<Array<{ method: string; path: string; query: string; user_id: string | null; status: number }>>;
   close(): Promise<void>;
 }
 
