@@ -14,13 +14,14 @@ export function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: st
 }
 
 let counter = 0;
+export const PASSWORD = 'correct horse battery staple';
 
 /** A signed-up person (no browser: these tests drive /mcp). */
 export async function makePerson(ts: TeamServer, label: string) {
   counter += 1;
   const created = await createUser(ts.server.db, {
     email: `${label}-${counter}-${process.pid}@example.com`,
-    password: 'correct horse battery staple',
+    password: PASSWORD,
   });
   if (!created.ok) throw new Error(created.reason);
   return { id: created.user.id, email: created.user.email, personalId: created.personalWorkspaceId };
