@@ -71,15 +71,13 @@ function refusal(reason: PolicyRefusal['reason'], message: string, detail?: Reco
   return { refused: { reason, message, ...(detail ? { detail } : {}) } };
 }
 
-/** An upstream client whose one method is replaced (the rest reach the shared client unchanged). */
+/** The shared upstream client with one method replaced, for this call only. */
 function overriding<K extends keyof UpstreamClient>(
   upstream: UpstreamClient,
   method: K,
   replacement: UpstreamClient[K],
 ): UpstreamClient {
-  const wrapped = Object.create(upstream) as UpstreamClient;
-  Object.defineProperty(wrapped, method, { value: replacement });
-  return wrapped;
+  return { ...upstream, [method]: replacement };
 }
 
 /** Upstream list method and the array it answers with, per kind. */
@@ -209,14 +207,14 @@ export function teamToolPolicy(db: Db): (call: PolicyCall) => Promise<PolicyGate
         args = { ...args, [userArg]: creds.userId };
       } else {
         const { method } = LISTS[kind];
-        const list = (upstream[method] as ListCall).bind(upstream);
+        const list = upstream[method] as ListCall;
         const narrowed: ListCall = async (...a) => ownItems(call, kind, await list(...a));
         upstream = overriding(upstream, method, narrowed as never);
       }
     } else if (touch && 'create' in touch) {
       const kind = touch.create;
       const method = CREATES[kind];
-      const create = (upstream[method] as CreateCall).bind(upstream);
+      const create = upstream[method] as CreateCall;
       const recording: CreateCall = async (...a) => {
         const created = await create(...a);
         recordCreator(
