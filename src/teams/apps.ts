@@ -3,7 +3,8 @@ import type { Db } from '../db/client.js';
 import { oauthClients, oauthGrants, users, workspaces } from '../db/schema/index.js';
 import { revokeGrant } from '../oauth/grants.js';
 import { parseScopes, type Scope } from '../oauth/scopes.js';
-import { actorIn, inTransaction, type Outcome, refuse } from './teams.js';
+import { deny, inTransaction, type Outcome } from './outcome.js';
+import { actorIn } from './teams.js';
 
 /** A connected app: one live grant (a client authorized by a user in a workspace). */
 export interface ConnectedApp {
@@ -75,7 +76,7 @@ export function revokeOwnApp(db: Db, userId: string, grantId: string): Outcome<C
     const row = query(tx)
       .where(and(eq(oauthGrants.id, grantId), eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
       .get();
-    if (!row) refuse(404, NOT_FOUND);
+    if (!row) deny(404, NOT_FOUND);
     revokeGrant(tx, grantId, 'revoked_by_user');
     return view(row);
   });
@@ -99,7 +100,7 @@ export function revokeWorkspaceApp(
         ),
       )
       .get();
-    if (!row) refuse(404, NOT_FOUND);
+    if (!row) deny(404, NOT_FOUND);
     revokeGrant(tx, grantId, row.userId === actorId ? 'revoked_by_user' : 'revoked_by_admin');
     return view(row);
   });

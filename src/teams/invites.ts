@@ -4,7 +4,8 @@ import type { Db } from '../db/client.js';
 import { invites, users, workspaceMembers, workspaces } from '../db/schema/index.js';
 import { hashToken, newId, newToken } from '../security/tokens.js';
 import { recordTeamEvent } from './events.js';
-import { actorIn, inTransaction, type Outcome, refuse } from './teams.js';
+import { deny, inTransaction, type Outcome } from './outcome.js';
+import { actorIn } from './teams.js';
 
 export const INVITE_MAX_DAYS = 30;
 export const INVITE_MAX_USES = 1000;
@@ -54,7 +55,7 @@ export function createInvite(
   const id = newId();
   return inTransaction(db, (tx) => {
     const team = actorIn(tx, workspaceId, actorId, 'admin');
-    if (team.kind !== 'team') refuse(400, 'Invite people to a team, not to a personal workspace.');
+    if (team.kind !== 'team') deny(400, 'Invite people to a team, not to a personal workspace.');
     tx.insert(invites)
       .values({
         id,
@@ -127,7 +128,7 @@ export function revokeInvite(db: Db, workspaceId: string, actorId: string, invit
       .set({ revokedAt: Date.now() })
       .where(and(eq(invites.id, inviteId), eq(invites.workspaceId, workspaceId), isNull(invites.revokedAt)))
       .run().changes;
-    if (changed !== 1) refuse(404, 'There is no such open invitation in this workspace.');
+    if (changed !== 1) deny(404, 'There is no such open invitation in this workspace.');
     recordTeamEvent(tx, { kind: 'invite_revoked', workspaceId, actorId, detail: { invite: inviteId } });
     return undefined;
   });
@@ -190,9 +191,9 @@ export function acceptInvite(
 ): Outcome<{ workspaceId: string; name: string; alreadyMember: boolean }> {
   return inTransaction(db, (tx) => {
     const invite = lookupInvite(tx, token, now);
-    if (!invite) refuse(404, INVITE_PROBLEMS.unknown);
+    if (!invite) deny(404, INVITE_PROBLEMS.unknown);
     if (invite.workspaceId !== workspaceId) {
-      refuse(400, 'This invitation is for another workspace than the one shown. Open the link again.');
+      deny(400, 'This invitation is for another workspace than the one shown. Open the link again.');
     }
     const member = tx
       .select({ role: workspaceMembers.role })
@@ -200,11 +201,11 @@ export function acceptInvite(
       .where(and(eq(workspaceMembers.workspaceId, invite.workspaceId), eq(workspaceMembers.userId, userId)))
       .get();
     if (member) return { workspaceId: invite.workspaceId, name: invite.workspaceName, alreadyMember: true };
-    if (invite.state !== 'usable') refuse(410, INVITE_PROBLEMS[invite.state]);
+    if (invite.state !== 'usable') deny(410, INVITE_PROBLEMS[invite.state]);
     if (
       !consumeInvite(tx, { id: invite.id, workspaceId: invite.workspaceId, role: invite.role }, userId, now)
     ) {
-      refuse(409, INVITE_PROBLEMS.used_up);
+      deny(409, INVITE_PROBLEMS.used_up);
     }
     recordTeamEvent(
       tx,

@@ -6,7 +6,8 @@ import type { Db } from '../db/client.js';
 import { workspaceMembers } from '../db/schema/index.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import { recordTeamEvent } from './events.js';
-import { actorIn, inTransaction, mayManage, type Outcome, refuse, targetIn } from './teams.js';
+import { deny, inTransaction, type Outcome } from './outcome.js';
+import { actorIn, mayManage, targetIn } from './teams.js';
 import { mayChangeWebhook, roleMayChangeWebhook } from './webhook.js';
 
 /** The largest monthly write cap an admin can type (a typo guard, not a business rule). */
@@ -127,7 +128,7 @@ export function setMemberPolicy(
     const target = targetIn(tx, workspaceId, targetId);
     const self = actorId === targetId;
     if (!self && !mayManage(team.role, target.role)) {
-      refuse(
+      deny(
         403,
         target.role === 'owner'
           ? 'Only an owner can change an owner’s settings.'
@@ -143,7 +144,7 @@ export function setMemberPolicy(
     };
     const widened = widenedLimits(current, next);
     if (self && team.role !== 'owner' && widened.length) {
-      refuse(
+      deny(
         403,
         `You cannot lift your own limits (${widened.join(', ')}): ask an owner of the team to change them.`,
       );
@@ -155,11 +156,7 @@ export function setMemberPolicy(
       .where(and(eq(workspaceMembers.workspaceId, workspaceId), ne(workspaceMembers.userId, targetId)))
       .all();
     if (others.some((o) => (o.upstreamUserId ?? defaultUpstreamUserId(o.userId)) === effectiveId)) {
-      refuse(
-        409,
-        'Another member already acts as this user ID; give each member their own.',
-        'upstreamUserId',
-      );
+      deny(409, 'Another member already acts as this user ID; give each member their own.', 'upstreamUserId');
     }
     // The role's default is stored as "unset", so a later role change brings its own default.
     const storedSwitch =

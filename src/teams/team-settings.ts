@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { workspaces } from '../db/schema/index.js';
 import { recordTeamEvent } from './events.js';
-import { actorIn, inTransaction, type Outcome, refuse } from './teams.js';
+import { deny, inTransaction, type Outcome } from './outcome.js';
+import { actorIn } from './teams.js';
 
 /** Settings that apply to every member of a team (not one member's limits). */
 export interface TeamSettings {
@@ -32,7 +33,7 @@ export function setTeamSettings(
 ): Outcome<{ changed: boolean }> {
   return inTransaction(db, (tx) => {
     const team = actorIn(tx, workspaceId, actorId, 'admin');
-    if (team.kind !== 'team') refuse(400, 'A personal workspace has no other members to share with.');
+    if (team.kind !== 'team') deny(400, 'A personal workspace has no other members to share with.');
     const before = getTeamSettings(tx, workspaceId);
     if (before.membersReadTeamWork === settings.membersReadTeamWork) return { changed: false };
     tx.update(workspaces)

@@ -7,34 +7,10 @@ import { revokeGrant } from '../oauth/grants.js';
 import { parseScopes, type Scope } from '../oauth/scopes.js';
 import { newId } from '../security/tokens.js';
 import { recordTeamEvent } from './events.js';
+import { deny, inTransaction, type Outcome } from './outcome.js';
 import { mayChangeWebhook } from './webhook.js';
 
 export const TEAM_NAME_MAX_LENGTH = 80;
-
-export type Refusal = { ok: false; status: 400 | 403 | 404 | 409 | 410; message: string; field?: string };
-export type Outcome<T = undefined> = { ok: true; value: T } | Refusal;
-
-/** Thrown inside a transaction to roll it back and answer with the refusal. */
-class Refused extends Error {
-  constructor(readonly refusal: Refusal) {
-    super(refusal.message);
-  }
-}
-
-export function refuse(status: Refusal['status'], message: string, field?: string): never {
-  throw new Refused({ ok: false, status, message, ...(field ? { field } : {}) });
-}
-
-/** Runs `fn` as one IMMEDIATE transaction: every change or none; a refusal rolls back. */
-export function inTransaction<T>(db: Db, fn: (tx: Db) => T): Outcome<T> {
-  try {
-    const value = db.transaction((tx) => fn(tx as unknown as Db), { behavior: 'immediate' });
-    return { ok: true, value };
-  } catch (error) {
-    if (error instanceof Refused) return error.refusal;
-    throw error;
-  }
-}
 
 export const ROLE_RANK: Record<WorkspaceRole, number> = { member: 0, admin: 1, owner: 2 };
 
@@ -57,9 +33,9 @@ export function actorIn(
   needs: WorkspaceRole = 'member',
 ): TeamContext {
   const row = getMembership(db, workspaceId, actorId);
-  if (!row) refuse(404, 'There is no such workspace, or you are not a member of it.');
+  if (!row) deny(404, 'There is no such workspace, or you are not a member of it.');
   if (ROLE_RANK[row.role] < ROLE_RANK[needs]) {
-    refuse(
+    deny(
       403,
       needs === 'owner'
         ? 'Only an owner of this workspace can do this.'
@@ -70,7 +46,7 @@ export function actorIn(
 }
 
 function teamOnly(team: TeamContext): void {
-  if (team.kind !== 'team') refuse(400, 'A personal workspace has no other members; create a team instead.');
+  if (team.kind !== 'team') deny(400, 'A personal workspace has no other members; create a team instead.');
 }
 
 export function teamNameProblem(name: string): string | null {
@@ -130,7 +106,7 @@ export function deleteTeam(db: Db, workspaceId: string, actorId: string, confirm
     const team = actorIn(tx, workspaceId, actorId, 'owner');
     teamOnly(team);
     if (confirmation.trim() !== team.name) {
-      refuse(400, `Type the team's name, ${team.name}, exactly to confirm.`, 'confirm');
+      deny(400, `Type the team's name, ${team.name}, exactly to confirm.`, 'confirm');
     }
     tx.delete(workspaces).where(eq(workspaces.id, workspaceId)).run();
     recordTeamEvent(tx, { kind: 'team_deleted', workspaceId, actorId, detail: { name: team.name } });
@@ -192,7 +168,7 @@ export function targetIn(db: Db, workspaceId: string, userId: string) {
     .innerJoin(users, eq(users.id, workspaceMembers.userId))
     .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
     .get();
-  if (!row) refuse(404, 'That person is not a member of this workspace.');
+  if (!row) deny(404, 'That person is not a member of this workspace.');
   return row;
 }
 
@@ -232,7 +208,7 @@ export function changeRole(
     teamOnly(team);
     const target = targetIn(tx, workspaceId, targetId);
     if (!mayManage(team.role, target.role) || (newRole === 'owner' && team.role !== 'owner')) {
-      refuse(
+      deny(
         403,
         target.role === 'admin'
           ? 'Only an owner can change an admin’s role.'
@@ -241,7 +217,7 @@ export function changeRole(
     }
     if (target.role === newRole) return { from: target.role, to: newRole };
     if (target.role === 'owner' && ownerCount(tx, workspaceId) <= 1) {
-      refuse(409, 'A team needs at least one owner: make someone else an owner first.');
+      deny(409, 'A team needs at least one owner: make someone else an owner first.');
     }
     tx.update(workspaceMembers)
       .set({ role: newRole })
@@ -289,13 +265,13 @@ export function removeMember(
   return inTransaction(db, (tx) => {
     const team = actorIn(tx, workspaceId, actorId, 'admin');
     teamOnly(team);
-    if (targetId === actorId) refuse(400, 'To leave the team yourself, use “Leave team”.');
+    if (targetId === actorId) deny(400, 'To leave the team yourself, use “Leave team”.');
     const target = targetIn(tx, workspaceId, targetId);
     if (!mayManage(team.role, target.role)) {
-      refuse(403, `Only an owner can remove ${target.role === 'owner' ? 'an owner' : 'an admin'}.`);
+      deny(403, `Only an owner can remove ${target.role === 'owner' ? 'an owner' : 'an admin'}.`);
     }
     if (target.role === 'owner' && ownerCount(tx, workspaceId) <= 1) {
-      refuse(409, 'A team needs at least one owner: it cannot lose its last one.');
+      deny(409, 'A team needs at least one owner: it cannot lose its last one.');
     }
     const grantsRevoked = endMembership(tx, workspaceId, targetId, 'member_removed');
     recordTeamEvent(tx, {
@@ -313,10 +289,7 @@ export function leaveTeam(db: Db, workspaceId: string, actorId: string): Outcome
     const team = actorIn(tx, workspaceId, actorId, 'member');
     teamOnly(team);
     if (team.role === 'owner' && ownerCount(tx, workspaceId) <= 1) {
-      refuse(
-        409,
-        'You are the last owner of this team: make someone else an owner first, or delete the team.',
-      );
+      deny(409, 'You are the last owner of this team: make someone else an owner first, or delete the team.');
     }
     const grantsRevoked = endMembership(tx, workspaceId, actorId, 'member_left');
     recordTeamEvent(tx, { kind: 'member_left', workspaceId, actorId, detail: { grantsRevoked } });

@@ -19,6 +19,7 @@ import {
   revokeInvite,
 } from '../teams/invites.js';
 import { setMemberPolicy } from '../teams/member-policy.js';
+import type { Refusal } from '../teams/outcome.js';
 import { getTeamSettings, setTeamSettings } from '../teams/team-settings.js';
 import {
   changeRole,
@@ -28,7 +29,6 @@ import {
   leaveTeam,
   listMembers,
   mayManage,
-  type Refusal,
   removeMember,
   renameTeam,
 } from '../teams/teams.js';
