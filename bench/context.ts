@@ -1,0 +1,57 @@
+/**
+ * `npm run bench:context`: the context-cost figures alone (a few seconds), against the built gateway
+ * and the sandbox as separate processes, like `npm run bench`. With `--save-before`, the figures are
+ * written to bench/results/context-before.json, the reference later runs compare with (measured once,
+ * on the code before issue 16's changes).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ContextCost, contextRows, measureContextCost } from './figures/context.js';
+import { ROOT } from './lib/proc.js';
+import { table } from './report.js';
+import { startGateway, startSandbox } from './servers.js';
+import { setupDatabase } from './setup.js';
+
+export const BEFORE_FILE = join(ROOT, 'bench', 'results', 'context-before.json');
+
+export function readBefore(): ContextCost | undefined {
+  return existsSync(BEFORE_FILE) ? (JSON.parse(readFileSync(BEFORE_FILE, 'utf8')) as ContextCost) : undefined;
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'sim-context-'));
+  try {
+    const sandbox = await startSandbox();
+    const res = await fetch(`${sandbox.searchUrl}/__sandbox/credentials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ credits: 1_000, producer: true }),
+    });
+    const { token } = (await res.json()) as { token: string };
+    const data = await setupDatabase(join(work, 'bench.db'), [token], 0);
+    const gateway = await startGateway({ databasePath: join(work, 'bench.db'), sandbox, logDir: work });
+    const grant = data.grants[0];
+    if (!grant) throw new Error('no bench grant');
+    const now = await measureContextCost(`${gateway.url}/mcp`, grant.accessToken);
+    await gateway.proc.stop();
+    await sandbox.proc.stop();
+    if (process.argv.includes('--save-before')) {
+      writeFileSync(BEFORE_FILE, `${JSON.stringify(now, null, 2)}\n`);
+      process.stdout.write(`written to ${BEFORE_FILE}\n`);
+    }
+    process.stdout.write(`\n${table(contextRows(now, readBefore()))}\n`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(
+      `[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);
