@@ -61,6 +61,8 @@ export const DATASET_CACHE_SIZE = 64;
 /** Synthetic posts generated per platform before max_post trims them (keeps responses small). */
 export const SYNTH_POSTS_MIN = 12;
 export const SYNTH_POSTS_MAX = 30;
+/** Largest per-credential `synth_posts` (control API): big enough to page through, bounded all the same. */
+export const SYNTH_POSTS_LIMIT = 1_000;
 /** Compact posts in tweet_preview. */
 export const TWEET_PREVIEW_SIZE = 10;
 

@@ -2,7 +2,12 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { Clock } from './clock.js';
 import { iso } from './clock.js';
-import { QUESTION_MAX_LENGTH, RUN_MODE_DEFAULT, TIME_WINDOW_DEFAULT } from './constants.js';
+import {
+  QUESTION_MAX_LENGTH,
+  RUN_MODE_DEFAULT,
+  SYNTH_POSTS_LIMIT,
+  TIME_WINDOW_DEFAULT,
+} from './constants.js';
 import { faultSchema } from './faults.js';
 import { firstIssue, readJson } from './http.js';
 import { scheduleView } from './schedules.js';
@@ -19,6 +24,7 @@ const credentialSchema = z
     producer: z.boolean().optional(),
     speed: z.enum(SPEEDS).nullable().optional(),
     name: z.string().min(1).max(200).optional(),
+    synth_posts: z.number().int().min(1).max(SYNTH_POSTS_LIMIT).nullable().optional(),
   })
   .strict();
 
@@ -57,6 +63,7 @@ function credentialView(c: Credential) {
     producer: c.producer,
     speed: c.speed,
     return_url: c.returnUrl,
+    synth_posts: c.synthPosts,
     created_at: iso(c.createdAt),
   };
 }
@@ -128,6 +135,7 @@ export function controlRoutes(store: Store, clock: Clock, settle: () => void): H
     if (parsed.data.producer !== undefined) cred.producer = parsed.data.producer;
     if (parsed.data.speed !== undefined) cred.speed = parsed.data.speed;
     if (parsed.data.name !== undefined) cred.name = parsed.data.name;
+    if (parsed.data.synth_posts !== undefined) cred.synthPosts = parsed.data.synth_posts;
     return c.json(credentialView(cred));
   });
 

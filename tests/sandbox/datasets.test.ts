@@ -110,6 +110,7 @@ async function evict() {
       startDate: '2026-01-01',
       endDate: '2026-01-02',
       maxPost: 2,
+      synthPosts: null,
     });
   }
 }

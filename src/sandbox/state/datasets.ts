@@ -28,7 +28,10 @@ export function windowOf(startDate: string, endDate: string): PostWindow {
   };
 }
 
-type SearchInputs = Pick<SearchRecord, 'kind' | 'query' | 'platforms' | 'startDate' | 'endDate' | 'maxPost'>;
+type SearchInputs = Pick<
+  SearchRecord,
+  'kind' | 'query' | 'platforms' | 'startDate' | 'endDate' | 'maxPost' | 'synthPosts'
+>;
 
 export function keywordInputOf(rec: SearchInputs): KeywordInput {
   return {
@@ -36,6 +39,7 @@ export function keywordInputOf(rec: SearchInputs): KeywordInput {
     platforms: rec.platforms,
     window: windowOf(rec.startDate, rec.endDate),
     maxPost: rec.maxPost,
+    synthPosts: rec.synthPosts,
   };
 }
 
@@ -45,12 +49,21 @@ export function userInputOf(rec: SearchInputs): UserInput {
     platform: (rec.platforms[0] ?? 'twitter') as UserInput['platform'],
     window: windowOf(rec.startDate, rec.endDate),
     maxPost: rec.maxPost,
+    synthPosts: rec.synthPosts,
   };
 }
 
 /** The dataset built from the record's inputs, from the cache when it was built recently. */
 export function datasetOf(rec: SearchInputs): KeywordDataset | UserDataset {
-  const key = JSON.stringify([rec.kind, rec.query, rec.platforms, rec.startDate, rec.endDate, rec.maxPost]);
+  const key = JSON.stringify([
+    rec.kind,
+    rec.query,
+    rec.platforms,
+    rec.startDate,
+    rec.endDate,
+    rec.maxPost,
+    rec.synthPosts,
+  ]);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const built = rec.kind === 'keyword' ? keywordDataset(keywordInputOf(rec)) : userDataset(userInputOf(rec));

@@ -88,6 +88,7 @@ export class Store {
     producer?: boolean;
     speed?: Speed | null;
     name?: string;
+    synth_posts?: number | null;
   }): Credential {
     this.credentialCount += 1;
     const cred: Credential = {
@@ -98,6 +99,7 @@ export class Store {
       createdAt: this.now(),
       speed: opts.speed ?? null,
       returnUrl: null,
+      synthPosts: opts.synth_posts ?? null,
     };
     this.credentials.set(cred.token, cred);
     return cred;

@@ -11,6 +11,11 @@ export interface Credential {
   /** Overrides the sandbox speed for this credential's new searches and runs. */
   speed: Speed | null;
   returnUrl: string | null;
+  /**
+   * Synthetic posts per platform for this credential's new searches (before max_post trims them),
+   * instead of SYNTH_POSTS_MIN–MAX: lets a test make a search as large as a real one (control API).
+   */
+  synthPosts: number | null;
 }
 
 /** Durations fixed when a search or run is created, so a later speed change does not rewrite history. */
@@ -37,6 +42,8 @@ export interface SearchRecord {
   startDate: string;
   endDate: string;
   maxPost: number;
+  /** The credential's `synthPosts` when the search was created (fixed, like its plan). */
+  synthPosts: number | null;
   createdAt: number;
   plan: SearchPlan;
   webhookSent: boolean;

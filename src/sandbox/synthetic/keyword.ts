@@ -11,6 +11,8 @@ export interface KeywordInput {
   platforms: string[];
   window: PostWindow;
   maxPost: number;
+  /** Posts per platform before max_post trims them; absent: a seeded SYNTH_POSTS_MIN–MAX. */
+  synthPosts?: number | null;
 }
 
 export interface KeywordDataset {
@@ -23,7 +25,8 @@ export interface KeywordDataset {
   idHash: string;
 }
 
-function postCount(query: string, platform: string, maxPost: number): number {
+function postCount(query: string, platform: string, maxPost: number, synthPosts?: number | null): number {
+  if (synthPosts != null) return Math.min(maxPost, synthPosts);
   const rng = new Rng(`count|${query.trim().toLowerCase()}|${platform}`);
   return Math.min(maxPost, rng.int(SYNTH_POSTS_MIN, SYNTH_POSTS_MAX));
 }
@@ -145,19 +148,26 @@ export function keywordDataset(input: KeywordInput): KeywordDataset {
     `keyword|${input.query}|${input.platforms.join(',')}|${input.window.startMs}|${input.window.endMs}|${input.maxPost}`,
   );
   if (input.platforms.includes('linkedin')) {
-    const posts = linkedinPosts(input.query, input.window, postCount(input.query, 'linkedin', input.maxPost));
+    const posts = linkedinPosts(
+      input.query,
+      input.window,
+      postCount(input.query, 'linkedin', input.maxPost, input.synthPosts),
+    );
     return { postsData: posts, preview: [], results: null, trees: [], idHash };
   }
   const byPlatform = new Map<PostPlatform, SynthPost[]>();
   for (const platform of input.platforms as PostPlatform[]) {
-    const count = postCount(input.query, platform, input.maxPost);
+    const count = postCount(input.query, platform, input.maxPost, input.synthPosts);
     byPlatform.set(
       platform,
       generatePosts({ kind: 'keyword', query: input.query, platform, window: input.window, count }),
     );
   }
   if (byPlatform.has('youtube')) {
-    const count = Math.min(input.maxPost, postCount(input.query, 'youtube_comment', input.maxPost));
+    const count = Math.min(
+      input.maxPost,
+      postCount(input.query, 'youtube_comment', input.maxPost, input.synthPosts),
+    );
     byPlatform.set(
       'youtube_comment',
       generatePosts({

@@ -9,6 +9,8 @@ export interface UserInput {
   platform: 'twitter' | 'facebook' | 'instagram';
   window: PostWindow;
   maxPost: number;
+  /** Posts before max_post trims them; absent: a seeded SYNTH_POSTS_MIN–MAX. */
+  synthPosts?: number | null;
 }
 
 export interface UserDataset {
@@ -36,7 +38,7 @@ const DAY_MS = 86_400_000;
 
 export function userDataset(input: UserInput): UserDataset {
   const rng = new Rng(`user-count|${input.username.toLowerCase()}|${input.platform}`);
-  const count = Math.min(input.maxPost, rng.int(SYNTH_POSTS_MIN, SYNTH_POSTS_MAX));
+  const count = Math.min(input.maxPost, input.synthPosts ?? rng.int(SYNTH_POSTS_MIN, SYNTH_POSTS_MAX));
   const posts = generatePosts({
     kind: 'user',
     query: input.username,
