@@ -1,16 +1,23 @@
 import { UpstreamError } from '../upstream/errors.js';
 import type { ToolDef } from './tools/types.js';
 
+/** Upstream's own words, quoted on one line (they may hold several sentences of their own). */
+function quoted(detail: string | null): string {
+  return detail ? `: "${detail.replace(/\s+/g, ' ').slice(0, 300)}"` : '';
+}
+
 /**
- * Turns a failure into one sentence a model can act on (DESIGN.md §5). Never includes a credential;
- * upstream's own explanation (`detail`) is quoted where it helps.
+ * Turns a failure into at most three sentences a model can act on (DESIGN.md §5, issue 16): what
+ * happened, with the status, and what to do next. Never includes a credential; upstream's own
+ * explanation is quoted where it helps. A 422 that names fields is an input error ("fix the argument"),
+ * a 422 about the item's state stays a state error ("read it first").
  */
 export function errorMessage(error: unknown, tool: ToolDef, publicUrl: string): string {
   const credentialsPage = `${publicUrl}/account/credentials`;
   if (!(error instanceof UpstreamError)) {
     return `${tool.name} failed unexpectedly on this server. Try again; if it keeps failing, tell the user.`;
   }
-  const detail = error.detail ? ` Upstream said: "${error.detail}".` : '';
+  const detail = quoted(error.detail);
   switch (error.kind) {
     case 'unauthorized':
       return `The upstream API token linked to this workspace was rejected (401). Ask the user to re-link their API token at ${credentialsPage}; retrying will not help until then.`;
@@ -18,22 +25,28 @@ export function errorMessage(error: unknown, tool: ToolDef, publicUrl: string): 
       const c = error.credits;
       const numbers =
         c && (c.required !== null || c.available !== null)
-          ? ` It needs ${c.required ?? 'more'} credit(s) and ${c.available ?? 'too few'} are available.`
+          ? `; it needs ${c.required ?? 'more'} credit(s) and ${c.available ?? 'too few'} are available`
           : '';
-      return `Out of credits (402): the account cannot pay for this.${numbers} Nothing was started. Ask the user to top up credits or wait for the credit period to reset.`;
+      return `Out of credits (402): nothing was started${numbers}. Ask the user to top up credits or wait for the credit period to reset.`;
     }
     case 'forbidden':
       return tool.forbiddenMeansProducer
         ? 'The linked API key lacks the producer permission that expert search requires (403). Ask the account holder to enable the producer permission on this key, or link a key that has it.'
-        : `Upstream refused access (403).${detail} The linked API key may lack a permission this needs.`;
+        : `Upstream refused access (403)${detail}. The linked API key may lack a permission this needs.`;
     case 'not_found':
       return tool.notFound
         ? `No ${tool.notFound.what} with that id exists for this account (404). Call ${tool.notFound.listTool} to see valid ids.`
-        : `Upstream found nothing at that address (404).${detail}`;
-    case 'unprocessable':
-      return `Upstream refused this in the item's current state (422).${detail || ' The item may already be in a final state.'} Read the item first (its status says what is allowed) and do not retry unchanged.`;
+        : `Upstream found nothing at that address (404)${detail}.`;
+    case 'unprocessable': {
+      const fields = error.invalidFields;
+      if (fields?.length) {
+        const list = fields.map((f) => `${f.field} (${f.message.replace(/\.$/, '')})`).join(', ');
+        return `Invalid argument${fields.length > 1 ? 's' : ''} ${list}: upstream refused them (422). Fix the argument${fields.length > 1 ? 's' : ''} and call ${tool.name} again.`;
+      }
+      return `Upstream refused this in the item's current state (422)${detail || ': it may already be in a final state'}. Read the item first (its status says what is allowed) and do not retry unchanged.`;
+    }
     case 'bad_request':
-      return `Upstream rejected the arguments (400).${detail} Correct them and call ${tool.name} again.`;
+      return `Upstream rejected the arguments (400)${detail}. Correct them and call ${tool.name} again.`;
     case 'rate_limited': {
       const wait =
         error.retryAfterMs !== null ? `${Math.ceil(error.retryAfterMs / 1000)} seconds` : 'a minute';
@@ -42,15 +55,15 @@ export function errorMessage(error: unknown, tool: ToolDef, publicUrl: string): 
     case 'server':
       return `The upstream service had an internal error (${error.status ?? '5xx'}); this is usually temporary. Retry in a minute.`;
     case 'timeout':
-      return `The upstream service did not answer in time. It may be busy; retry in a minute.`;
+      return 'The upstream service did not answer in time. It may be busy; retry in a minute.';
     case 'network':
-      return `Could not reach the upstream service (${error.detail ?? 'connection failed'}). Retry in a minute.`;
+      return `Could not reach the upstream service${quoted(error.detail) || ': connection failed'}. Retry in a minute.`;
     case 'malformed':
       return 'The upstream service sent a response this server could not read. Retry later; if it persists, tell the user.';
     case 'aborted':
       return `${tool.name} was cancelled.`;
     default:
-      return `The upstream service answered with HTTP ${error.status ?? 'error'}.${detail} Retry later.`;
+      return `The upstream service answered with HTTP ${error.status ?? 'error'}${detail}. Retry later.`;
   }
 }
 

@@ -17,6 +17,12 @@ export type UpstreamErrorKind =
   | 'malformed' // 2xx whose body is not the JSON we expect
   | 'aborted'; // the caller cancelled
 
+/** One rejected field of a validation error (FastAPI-style `{loc, msg}` list): which, and why. */
+export interface InvalidField {
+  field: string;
+  message: string;
+}
+
 export interface CreditShortfall {
   required: number | null;
   available: number | null;
@@ -31,6 +37,11 @@ export class UpstreamError extends Error {
   readonly credits: CreditShortfall | null;
   /** For 429: how long upstream asked us to wait, in ms (null when it did not say). */
   readonly retryAfterMs: number | null;
+  /**
+   * The fields a validation error names (the agent host's 422 `{detail: [{loc, msg}]}`): the request's
+   * input was wrong, as opposed to a 422 about the item's state (`{detail: "…"}`). Null otherwise.
+   */
+  readonly invalidFields: InvalidField[] | null;
   readonly method: string;
   readonly path: string;
 
@@ -42,6 +53,7 @@ export class UpstreamError extends Error {
     detail?: string | null;
     credits?: CreditShortfall | null;
     retryAfterMs?: number | null;
+    invalidFields?: InvalidField[] | null;
     cause?: unknown;
   }) {
     const status = init.status ?? null;
@@ -57,6 +69,7 @@ export class UpstreamError extends Error {
     this.detail = init.detail ?? null;
     this.credits = init.credits ?? null;
     this.retryAfterMs = init.retryAfterMs ?? null;
+    this.invalidFields = init.invalidFields ?? null;
     this.method = init.method;
     this.path = init.path;
   }
@@ -120,6 +133,26 @@ export function detailFromBody(text: string): string | null {
     if (typeof message === 'string') return message;
   }
   return text.trim().slice(0, 300);
+}
+
+/** Path segments of a `loc` that name where the field sits, not the field: left out of its name. */
+const LOC_PLACES = new Set(['body', 'query', 'path']);
+
+/** The fields of a FastAPI-style validation body (`{detail: [{loc, msg}]}`), or null for any other body. */
+export function invalidFieldsFromBody(text: string): InvalidField[] | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const detail = body && typeof body === 'object' ? (body as { detail?: unknown }).detail : undefined;
+  if (!Array.isArray(detail) || detail.length === 0) return null;
+  return detail.map((item) => {
+    const i = (item && typeof item === 'object' ? item : {}) as { loc?: unknown; msg?: unknown };
+    const loc = Array.isArray(i.loc) ? i.loc.filter((p) => !LOC_PLACES.has(String(p))).join('.') : '';
+    return { field: loc || 'request', message: String(i.msg ?? 'is invalid').slice(0, 200) };
+  });
 }
 
 /** `{required_credits, available_credits}` from a 402 body, numbers or numeric strings. */

@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
-import { creditsFromBody, detailFromBody, kindForStatus, parseRetryAfter, UpstreamError } from './errors.js';
+import {
+  creditsFromBody,
+  detailFromBody,
+  invalidFieldsFromBody,
+  kindForStatus,
+  parseRetryAfter,
+  UpstreamError,
+} from './errors.js';
 
 /** The two values a workspace's linked credential supplies, sent as headers on every call. */
 export interface UpstreamCredentials {
@@ -266,6 +273,7 @@ export class UpstreamTransport {
       detail: detailFromBody(response.text),
       credits: kind === 'payment_required' ? creditsFromBody(response.text) : null,
       retryAfterMs: kind === 'rate_limited' ? parseRetryAfter(response.retryAfter ?? null) : null,
+      invalidFields: kind === 'unprocessable' ? invalidFieldsFromBody(response.text) : null,
     });
   }
 
