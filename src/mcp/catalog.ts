@@ -13,10 +13,11 @@ import type { UpstreamClient } from '../upstream/client.js';
 import type { Caller } from './caller.js';
 import type { InflightCalls } from './inflight.js';
 import { compactJsonSchema } from './json-schema.js';
-import { capResult, describeTruncation } from './shape.js';
+import { UNTRUSTED_NOTICE } from './results/fence.js';
+import { dropNulls } from './results/format.js';
+import { capResult, describeTruncation, type Shaped } from './shape.js';
 import { auditStatus, errorMessage } from './tool-errors.js';
-import { UNTRUSTED_NOTICE } from './tools/common.js';
-import type { ToolDef, ToolOptions } from './tools/types.js';
+import type { ToolDef, ToolOptions, ToolOutput } from './tools/types.js';
 import { progressReporter } from './wait.js';
 
 const TARGET = 'draft-2020-12';
@@ -96,9 +97,24 @@ export function compileTool(def: ToolDef, deps: CatalogDeps): CompiledTool {
       description: def.description,
       inputSchema: inputSchemaOf(def.input),
       outputSchema: outputSchemaOf(def.output),
-      annotations: { title: def.title, ...def.annotations },
+      annotations: listedAnnotations(def.annotations),
     },
-    handler: (args, ctx) => execute(def, args, ctx, deps),
+    handler: async (args, ctx) => toCallToolResult(await execute(def, args, ctx, deps)),
+  };
+}
+
+/**
+ * The hints as listed: only those that differ from the MCP defaults (readOnlyHint false,
+ * destructiveHint true, idempotentHint false, openWorldHint true; the last three meaningful only when
+ * readOnlyHint is false — MCP schema, ToolAnnotations). No `title`: the tool's own `title` has
+ * replaced it since 2025-06-18. Every listed tool pays for these tokens on every connect.
+ */
+export function listedAnnotations(a: ToolDef['annotations']): ToolAnnotations {
+  if (a.readOnlyHint) return { readOnlyHint: true, ...(a.openWorldHint ? {} : { openWorldHint: false }) };
+  return {
+    ...(a.destructiveHint ? {} : { destructiveHint: false }),
+    ...(a.idempotentHint ? { idempotentHint: true } : {}),
+    ...(a.openWorldHint ? {} : { openWorldHint: false }),
   };
 }
 
@@ -108,8 +124,43 @@ export function registerTools(server: McpServer, tools: readonly CompiledTool[])
   }
 }
 
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
+/**
+ * What a tool call came to, before it is a tools/call answer or a resources/read answer (resources
+ * run through here too, so one place decides who may read what). A refusal or failure carries the
+ * sentence for the model and what kind of failure it was.
+ */
+export type ToolOutcome =
+  | {
+      ok: true;
+      text: string;
+      data: Record<string, unknown>;
+      links: NonNullable<ToolOutput['links']>;
+      /** The data holds user-generated content (posts, profiles). */
+      untrusted: boolean;
+    }
+  | { ok: false; text: string; reason: string };
+
+/** How a call reached `execute`: audited with it, so resource reads are told apart from tool calls. */
+export type CallPath = 'tool' | 'resource' | 'completion';
+
+export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
+  if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text }], isError: true };
+  return {
+    content: [{ type: 'text', text: outcome.text }, ...outcome.links],
+    structuredContent: outcome.data,
+  };
+}
+
+/** The text block: the tool's markdown, what the size cap cut, and (for JSON answers) the JSON. */
+function composeText(out: ToolOutput, shaped: Shaped, maxBytes: number): string {
+  const parts = [out.text];
+  const truncation = describeTruncation(shaped.truncated, maxBytes);
+  if (truncation) parts.push(truncation);
+  if (out.json) {
+    if (out.untrusted) parts.push(UNTRUSTED_NOTICE);
+    parts.push(JSON.stringify(shaped.data));
+  }
+  return parts.join('\n\n');
 }
 
 export function callerOf(ctx: ServerContext): Caller | undefined {
@@ -117,12 +168,13 @@ export function callerOf(ctx: ServerContext): Caller | undefined {
   return extra?.caller;
 }
 
-async function execute(
+export async function execute(
   def: ToolDef,
   rawArgs: unknown,
   ctx: ServerContext,
   deps: CatalogDeps,
-): Promise<CallToolResult> {
+  via: CallPath = 'tool',
+): Promise<ToolOutcome> {
   const started = performance.now();
   const caller = callerOf(ctx);
   const audit = (status: string, detail?: Record<string, unknown>) =>
@@ -133,18 +185,21 @@ async function execute(
       tool: def.name,
       status,
       durationMs: performance.now() - started,
-      ...(detail ? { detail } : {}),
+      ...(detail || via !== 'tool' ? { detail: { ...detail, ...(via !== 'tool' ? { via } : {}) } } : {}),
     });
+  const refuse = (reason: string, text: string): ToolOutcome => ({ ok: false, text, reason });
 
   if (!caller) {
     audit('error', { reason: 'no_caller' });
-    return errorResult(
+    return refuse(
+      'no_caller',
       'This request carries no signed-in caller; reconnect to the server and sign in again.',
     );
   }
   if (!caller.scopes.includes(def.scope)) {
     audit('error', { reason: 'insufficient_scope' });
-    return errorResult(
+    return refuse(
+      'insufficient_scope',
       `${def.name} needs the ${def.scope} permission, which this connection was not granted.`,
     );
   }
@@ -154,13 +209,15 @@ async function execute(
     const issues = parsed.error.issues
       .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
       .join('; ');
-    return errorResult(
+    return refuse(
+      'invalid',
       `Invalid arguments for ${def.name}: ${issues}. Nothing was sent upstream; correct the arguments and call again.`,
     );
   }
   if (!caller.upstream) {
     audit('error', { reason: 'no_credentials' });
-    return errorResult(
+    return refuse(
+      'no_credentials',
       `No upstream API credentials are linked to this workspace yet. Ask the user to link their API token and user id at ${deps.publicUrl}/account/credentials, then try again.`,
     );
   }
@@ -198,7 +255,7 @@ async function execute(
     if (gate?.refused) {
       status = 'refused';
       audit(status, { reason: gate.refused.reason, ...gate.refused.detail });
-      return errorResult(gate.refused.message);
+      return refuse(gate.refused.reason, gate.refused.message);
     }
     pass = gate;
     const execution = def.run(pass ? pass.args : parsed.data, {
@@ -211,15 +268,20 @@ async function execute(
     });
     deps.running.add(execution);
     const out = await execution.finally(() => deps.running.delete(execution));
-    const shaped = capResult(out.data, deps.options.maxResultBytes);
-    const parts = [out.summary];
-    const truncation = describeTruncation(shaped.truncated, deps.options.maxResultBytes);
-    if (truncation) parts.push(truncation);
-    if (out.untrusted) parts.push(UNTRUSTED_NOTICE);
-    parts.push(JSON.stringify(shaped.data));
+    const shaped = capResult(
+      dropNulls(out.data) as Record<string, unknown>,
+      deps.options.maxResultBytes,
+      out.rest,
+    );
     status = signal.aborted ? 'cancelled' : 'ok';
     audit(status);
-    return { content: [{ type: 'text', text: parts.join('\n\n') }], structuredContent: shaped.data };
+    return {
+      ok: true,
+      text: composeText(out, shaped, deps.options.maxResultBytes),
+      data: shaped.data,
+      links: out.links ?? [],
+      untrusted: out.untrusted === true,
+    };
   } catch (error) {
     status = auditStatus(error);
     const kind = (error as { kind?: unknown }).kind;
@@ -227,7 +289,7 @@ async function execute(
     if (status === 'error' && typeof kind !== 'string') {
       deps.logger.error({ err: error, tool: def.name }, 'tool failed');
     }
-    return errorResult(errorMessage(error, def, deps.publicUrl));
+    return refuse(typeof kind === 'string' ? kind : 'error', errorMessage(error, def, deps.publicUrl));
   } finally {
     // After the audit row: from now on it, not the reservation, counts the call against the cap.
     pass?.finish(status);

@@ -9,6 +9,8 @@ export interface Truncation {
   kind: 'array' | 'string';
   kept: number;
   total: number;
+  /** Where the rest can be read (a tool and its arguments), when there is such a place. */
+  rest?: string;
 }
 
 export interface Shaped {
@@ -19,7 +21,11 @@ export interface Shaped {
 
 const MAX_ROUNDS = 60;
 
-export function capResult(input: Record<string, unknown>, maxBytes: number): Shaped {
+export function capResult(
+  input: Record<string, unknown>,
+  maxBytes: number,
+  restOf?: (trimmed: Truncation) => string | null,
+): Shaped {
   let bytes = jsonBytes(input);
   if (bytes <= maxBytes) return { data: input, truncated: [], bytes };
   // Work on a copy so upstream objects are never mutated.
@@ -43,19 +49,30 @@ export function capResult(input: Record<string, unknown>, maxBytes: number): Sha
       (parent as Record<string | number, unknown>)[key] = `${value.slice(0, keep)}…`;
       report.set(path, { path, kind: 'string', kept: keep, total });
     }
+    // The report is part of the result: it counts against the cap too.
+    data._truncated = withRest([...report.values()], restOf);
     bytes = jsonBytes(data);
   }
-  const truncated = [...report.values()];
+  const truncated = withRest([...report.values()], restOf);
   data._truncated = truncated;
   return { data, truncated, bytes: jsonBytes(data) };
 }
 
+function withRest(report: Truncation[], restOf?: (trimmed: Truncation) => string | null): Truncation[] {
+  return report.map((t) => {
+    const rest = restOf?.(t);
+    return rest ? { ...t, rest } : t;
+  });
+}
+
 export function describeTruncation(truncated: Truncation[], maxBytes: number): string {
   if (truncated.length === 0) return '';
-  const parts = truncated.map((t) =>
-    t.kind === 'array'
-      ? `${t.path}: ${t.kept} of ${t.total} items kept`
-      : `${t.path}: first ${t.kept} of ${t.total} characters kept`,
+  const parts = truncated.map(
+    (t) =>
+      (t.kind === 'array'
+        ? `${t.path}: ${t.kept} of ${t.total} items kept`
+        : `${t.path}: first ${t.kept} of ${t.total} characters kept`) +
+      (t.rest ? `, the rest: ${t.rest}` : ''),
   );
   return `Result truncated to fit ${Math.round(maxBytes / 1000)} KB (${parts.join('; ')}).`;
 }

@@ -481,11 +481,11 @@ describe('scopes over raw HTTP', () => {
 });
 
 describe('result shaping', () => {
-  it('caps a large result, reports what was cut, and marks posts as untrusted', async () => {
-    const { client } = await session();
+  it('caps a full result, says what was cut and where the rest is, and marks posts as untrusted', async () => {
+    const { client, upstreamToken } = await session();
     const r = await client.callTool({
       name: 'submit_keyword_search',
-      arguments: { query: 'big result', max_post: 100 },
+      arguments: { query: 'big result', max_post: 100, detail: 'full' },
     });
     const text = textOf(r);
     const json = text.slice(text.indexOf('{'));
@@ -496,9 +496,28 @@ describe('result shaping', () => {
     expect(text).toMatch(/Result truncated to fit 20 KB \(.*items kept/);
     expect(text).toMatch(/user-generated content/);
 
+    // A trimmed posts array continues in the posts tool at the offset the report names.
+    const id = r.structuredContent.search_id;
+    const twitter = truncated.find((t) => t.path === 'results.posts.twitter');
+    expect(twitter?.rest).toBe(
+      `get_keyword_search_posts_data with search_id ${id}, platform "twitter", offset ${twitter?.kept}`,
+    );
+    const upstream: Json = await (
+      await fetch(`${h.sandbox.searchUrl}/api/iq/keyword_search/${id}/posts_data?platform=twitter`, {
+        headers: { 'X-SERVICE-TOKEN': upstreamToken, 'X-SERVICE-USER-ID': 'analyst-1' },
+      })
+    ).json();
+    const kept = r.structuredContent.results.posts.twitter.map((p: Json) => p.l);
+    const rest = await client.callTool({
+      name: 'get_keyword_search_posts_data',
+      arguments: { search_id: id, platform: 'twitter', offset: twitter?.kept, limit: 500 },
+    });
+    const urls = [...kept, ...rest.structuredContent.posts.map((p: Json) => p.url)];
+    expect(urls).toEqual(upstream.posts.map((p: Json) => p.post_url));
+
     const page = await client.callTool({
       name: 'get_keyword_search_posts_data',
-      arguments: { search_id: r.structuredContent.search_id, limit: 2 },
+      arguments: { search_id: id, limit: 2 },
     });
     expect(page.structuredContent.posts.length).toBe(2);
     expect(page.structuredContent._truncated).toBeUndefined();

@@ -31,6 +31,8 @@ export interface Harness {
     credits?: number;
     producer?: boolean;
     speed?: 'instant' | 'demo' | 'realistic';
+    /** Synthetic posts per platform of this credential's searches (default 12–30). */
+    synth_posts?: number;
   }): Promise<string>;
   token(options: {
     upstreamToken: string | null;
@@ -129,6 +131,31 @@ export async function connectV1(url: string, accessToken: string): Promise<AnyCl
     callTool: (params, options) => client.callTool(params, undefined, options),
     close: () => client.close(),
   } as AnyClient;
+}
+
+/** A client with every request method (resources, prompts, completion), either era's SDK. */
+export type RawClient = {
+  callTool(params: Json): Promise<Json>;
+  listResourceTemplates(): Promise<Json>;
+  readResource(params: { uri: string }): Promise<Json>;
+  complete(params: Json): Promise<Json>;
+  listPrompts(): Promise<Json>;
+  getPrompt(params: Json): Promise<Json>;
+  close(): Promise<void>;
+};
+
+const bearer = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
+
+export async function rawV2(url: string, accessToken: string): Promise<RawClient> {
+  const client = new ClientV2({ name: 'raw-v2', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new TransportV2(new URL(url), bearer(accessToken)));
+  return client as unknown as RawClient;
+}
+
+export async function rawV1(url: string, accessToken: string): Promise<RawClient> {
+  const client = new ClientV1({ name: 'raw-v1', version: '1' });
+  await client.connect(new TransportV1(new URL(url), bearer(accessToken)));
+  return client as unknown as RawClient;
 }
 
 /** Parsed JSON at the end of a tool result's text block. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { pageWithin } from '../../src/mcp/results/paging.js';
 import { capResult, describeTruncation } from '../../src/mcp/shape.js';
-import { pagePosts } from '../../src/mcp/tools/common.js';
 
 const post = (i: number) => ({ text: `post ${i} ${'x'.repeat(200)}`, n: `author_${i}` });
 
@@ -47,11 +47,46 @@ describe('capResult', () => {
   });
 });
 
-describe('pagePosts', () => {
+describe('pageWithin', () => {
   it('pages with offset and limit, and says where the next page starts', () => {
-    const posts = Array.from({ length: 7 }, (_, i) => i);
-    expect(pagePosts(posts, 0, 3)).toMatchObject({ total: 7, returned: 3, next_offset: 3, posts: [0, 1, 2] });
-    expect(pagePosts(posts, 6, 3)).toMatchObject({ returned: 1, next_offset: null, posts: [6] });
-    expect(pagePosts(posts, 10, 3)).toMatchObject({ returned: 0, next_offset: null, posts: [] });
+    const items = Array.from({ length: 7 }, (_, i) => i);
+    expect(pageWithin(items, 0, 3, 100_000)).toMatchObject({
+      total: 7,
+      returned: 3,
+      next_offset: 3,
+      items: [0, 1, 2],
+    });
+    const last = pageWithin(items, 6, 3, 100_000);
+    expect(last).toMatchObject({ returned: 1, items: [6] });
+    expect(last.next_offset).toBeUndefined();
+    expect(pageWithin(items, 10, 3, 100_000)).toMatchObject({ returned: 0, items: [] });
+  });
+
+  it('ends a page where the byte budget ends, and the next page starts there', () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ i, text: 'x'.repeat(500) }));
+    const first = pageWithin(items, 0, 50, 10_000);
+    expect(first.cutBySize).toBe(true);
+    expect(first.returned).toBeGreaterThan(5);
+    expect(first.returned).toBeLessThan(50);
+    expect(first.next_offset).toBe(first.returned);
+    expect(Buffer.byteLength(JSON.stringify(first.items))).toBeLessThan(10_000);
+    const seen = new Set<number>();
+    let offset: number | undefined = 0;
+    while (offset !== undefined) {
+      const page: { items: Array<{ i: number }>; next_offset?: number } = pageWithin(
+        items,
+        offset,
+        50,
+        10_000,
+      );
+      for (const item of page.items) seen.add(item.i);
+      offset = page.next_offset;
+    }
+    expect(seen.size).toBe(50);
+  });
+
+  it('always holds one item, however large, so paging moves on', () => {
+    const items = [{ text: 'y'.repeat(20_000) }, { text: 'z' }];
+    expect(pageWithin(items, 0, 10, 5_000)).toMatchObject({ returned: 1, next_offset: 1 });
   });
 });

@@ -82,20 +82,34 @@ describe.each([
     expect(tools.map((t) => t.name).sort()).toEqual([...EXPECTED].sort());
     for (const tool of tools as Json[]) {
       expect(tool.title, tool.name).toBeTruthy();
-      expect(tool.description.length, tool.name).toBeGreaterThan(40);
+      // One or two sentences: when to use it, and what it spends.
+      expect(tool.description, tool.name).toMatch(/^[A-Z].{15,240}\.$/);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       expect(tool.outputSchema.type).toBe('object');
-      expect(typeof tool.annotations.readOnlyHint).toBe('boolean');
-      expect(typeof tool.annotations.destructiveHint).toBe('boolean');
-      expect(typeof tool.annotations.idempotentHint).toBe('boolean');
-      expect(tool.annotations.openWorldHint).toBe(true);
+      // Hints are listed only where they differ from the MCP defaults: the effective values hold.
+      const hints = {
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+        ...tool.annotations,
+      };
+      expect(hints.openWorldHint, tool.name).toBe(true);
+      if (tool.annotations.readOnlyHint !== true) {
+        expect(tool.annotations.readOnlyHint, tool.name).toBeUndefined();
+        expect(typeof hints.destructiveHint).toBe('boolean');
+      }
     }
     const byName = new Map((tools as Json[]).map((t) => [t.name, t]));
-    expect(byName.get('delete_agent_run').annotations.destructiveHint).toBe(true);
-    expect(byName.get('cancel_agent_run').annotations.destructiveHint).toBe(true);
+    const hintsOf = (name: string) => ({ destructiveHint: true, ...byName.get(name).annotations });
+    expect(hintsOf('delete_agent_run').destructiveHint).toBe(true);
+    expect(hintsOf('cancel_agent_run').destructiveHint).toBe(true);
+    expect(hintsOf('submit_keyword_search').destructiveHint).toBe(false);
     expect(byName.get('get_keyword_search').annotations.readOnlyHint).toBe(true);
-    expect(byName.get('submit_keyword_search').description).toMatch(/AND, OR, NOT/);
+    expect(byName.get('submit_keyword_search').inputSchema.properties.query.description).toMatch(
+      /AND, OR, NOT/,
+    );
+    expect(byName.get('submit_keyword_search').description).toMatch(/Costs 1 search credit/);
   });
 
   it('keyword search tools', async () => {
@@ -136,7 +150,9 @@ describe.each([
     });
     const p = page1.structuredContent;
     expect(p.total).toBe(upstreamPosts.posts.length);
-    expect(p.posts).toEqual(upstreamPosts.posts.slice(0, 5));
+    expect(p.posts.map((x: Json) => x.url)).toEqual(
+      upstreamPosts.posts.slice(0, 5).map((x: Json) => x.post_url),
+    );
     expect(p.next_offset).toBe(5);
     expect(textOf(page1)).toMatch(UNTRUSTED);
     const page2 = await call('get_keyword_search_posts_data', {
@@ -144,6 +160,7 @@ describe.each([
       platform: 'twitter',
       limit: 5,
       offset: 5,
+      detail: 'full',
     });
     expect(page2.structuredContent.posts).toEqual(upstreamPosts.posts.slice(5, 10));
   });
@@ -201,7 +218,7 @@ describe.each([
     expect([upstreamRun.mode, upstreamRun.time_window]).toEqual(['monitoring', '30d']);
     expect(run.result.report_markdown).toBe(upstreamRun.result.report_markdown);
 
-    const withHtml = await call('get_agent_run', { run_id: run.run_id, include_html: true });
+    const withHtml = await call('get_agent_run', { run_id: run.run_id, detail: 'full' });
     expect(withHtml.structuredContent.result.report_html).toBe(upstreamRun.result.report_html);
 
     const list = await call('list_agent_runs', { status: 'completed', limit: 10 });
@@ -279,7 +296,8 @@ describe.each([
 
   it('account tools', async () => {
     const before = await call('get_integration_setup');
-    expect(before.structuredContent.return_url).toBeNull();
+    // Absent, not null: structuredContent leaves absent values out.
+    expect(before.structuredContent.return_url).toBeUndefined();
     await call('update_integration_setup', { return_url: 'https://hooks.example.com/social' });
     expect((await record()).return_url).toBe('https://hooks.example.com/social');
     const after = await call('get_integration_setup');

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Scope } from '../../oauth/scopes.js';
 import type { TeamTouch } from '../../teams/tool-policy.js';
 import type { UpstreamClient, UpstreamCredentials } from '../../upstream/client.js';
+import type { ResultOutput } from '../results/output.js';
 
 /** Knobs of the tool layer; every one has a default (see DEFAULT_TOOL_OPTIONS). */
 export interface ToolOptions {
@@ -50,14 +51,8 @@ export interface ToolContext {
   options: ToolOptions;
 }
 
-/** A successful tool outcome, before size capping. */
-export interface ToolOutput {
-  data: Record<string, unknown>;
-  /** One or two sentences for the text block, before the JSON. */
-  summary: string;
-  /** The data holds user-generated posts: the text block carries the untrusted-content notice. */
-  untrusted?: boolean;
-}
+/** A successful tool outcome, before size capping (built by the result builders of ../results). */
+export type ToolOutput = ResultOutput;
 
 export interface ToolAnnotationsSpec {
   readOnlyHint: boolean;

@@ -1,0 +1,66 @@
+/** Small formatting helpers for the markdown results: numbers, dates, lists. */
+
+export function num(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n)) return '?';
+  return Number.isInteger(n)
+    ? n.toLocaleString('en-US')
+    : n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
+/** A search's `status_percentage` (number or numeric string) as a number 0–100. */
+export function percentOf(value: unknown, fallback = 0): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? Math.max(0, Math.min(100, n)) : fallback;
+}
+
+/** A percentage from a fraction (0.13 → "13%"). */
+export function pct(fraction: unknown): string {
+  const n = Number(fraction);
+  return Number.isFinite(n) ? `${Math.round(n * 100)}%` : '?';
+}
+
+/** The date part of an ISO-ish timestamp (`2026-11-23T11:07:29`, `2026-11-23 11:07:29`). */
+export function day(value: unknown): string {
+  const text = typeof value === 'string' ? value : '';
+  return /^\d{4}-\d{2}-\d{2}/.exec(text)?.[0] ?? (text || '?');
+}
+
+/** `{a: 3, b: 1}` → "a 3, b 1", largest first, at most `max` entries. */
+export function counts(map: unknown, max = 5): string {
+  if (!map || typeof map !== 'object') return '';
+  return Object.entries(map as Record<string, unknown>)
+    .filter(([, v]) => typeof v === 'number')
+    .sort((a, b) => (b[1] as number) - (a[1] as number))
+    .slice(0, max)
+    .map(([k, v]) => `${k} ${num(v)}`)
+    .join(', ');
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A copy without the keys whose value is null or undefined (output schemas say "optional", not "or null"). */
+export function withoutNulls<T extends Record<string, unknown>>(record: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) if (v !== null && v !== undefined) out[k] = v;
+  return out as T;
+}
+
+/** "1 post", "3 posts". */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${num(n)} ${n === 1 ? word : many}`;
+}
+
+/**
+ * A deep copy without null values in objects (array items stay): `structuredContent` leaves an absent
+ * value out instead of sending null, so output schemas say "optional" and never `[X, "null"]`.
+ */
+export function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = dropNulls(v);
+  return out;
+}

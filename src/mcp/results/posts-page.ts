@@ -1,0 +1,70 @@
+import { fenced } from './fence.js';
+import { num } from './format.js';
+import { link, postsUri } from './links.js';
+import type { Detail, ResultOutput as ToolOutput } from './output.js';
+import { pageWithin } from './paging.js';
+import { fromPostsData, postLine } from './posts.js';
+
+export interface PostsPageView {
+  kind: 'keyword' | 'user';
+  searchId: number;
+  platform: string;
+  /** Every post of the search (for the platform asked), as posts_data returned them. */
+  posts: readonly unknown[];
+  offset: number;
+  limit: number;
+  detail: Detail;
+  maxBytes: number;
+}
+
+const LABEL = { keyword: 'Keyword search', user: 'User search' } as const;
+const TOOL = { keyword: 'get_keyword_search_posts_data', user: 'get_user_search_posts_data' } as const;
+
+/**
+ * One page of a search's posts (issue 16, "every post reachable"): `limit` posts or as many as fit the
+ * size cap, `next_offset` whenever any are left. Summary: one line per post inside the fence, and
+ * compact posts in `structuredContent`; full: the posts as upstream sent them, as JSON.
+ */
+export function postsPageOutput(view: PostsPageView): ToolOutput {
+  const items = view.detail === 'full' ? view.posts : view.posts.map(fromPostsData);
+  const page = pageWithin(items, view.offset, view.limit, view.maxBytes);
+  const { items: posts, cutBySize, ...counts } = page;
+  const data = {
+    search_id: view.searchId,
+    platform: view.platform,
+    detail: view.detail,
+    ...counts,
+    posts,
+  };
+  const scope = view.platform === 'all' ? 'all platforms' : view.platform;
+  const range =
+    page.returned === 0
+      ? `no posts at offset ${num(view.offset)} of ${num(page.total)}`
+      : `posts ${num(view.offset + 1)}–${num(view.offset + page.returned)} of ${num(page.total)}`;
+  const head = `${LABEL[view.kind]} ${view.searchId} (${scope}): ${range}.`;
+  const next =
+    page.next_offset === undefined
+      ? 'Last page.'
+      : `Next page: ${TOOL[view.kind]} with offset ${page.next_offset}${cutBySize ? ' (this page was cut to fit the size cap)' : ''}.`;
+  const links =
+    page.next_offset === undefined
+      ? []
+      : [
+          link(
+            postsUri(view.kind, view.searchId, {
+              platform: view.platform,
+              offset: page.next_offset,
+              limit: view.limit,
+            }),
+            `${view.kind} search ${view.searchId} posts from ${page.next_offset}`,
+            'application/json',
+          ),
+        ];
+  if (view.detail === 'full') return { data, text: `${head} ${next}`, json: true, untrusted: true, links };
+  const lines = [
+    head,
+    fenced(posts.map((p, i) => postLine(p as ReturnType<typeof fromPostsData>, view.offset + i + 1))),
+    next,
+  ];
+  return { data, text: lines.filter(Boolean).join('\n'), untrusted: true, links };
+}

@@ -1,0 +1,84 @@
+import type { RunRecord } from '../../upstream/schemas.js';
+import { clip } from './fence.js';
+import { isRecord, num, plural, withoutNulls } from './format.js';
+import { link, reportUri, runUri } from './links.js';
+import type { Detail, ResultOutput as ToolOutput } from './output.js';
+
+export function isTerminal(status: string): boolean {
+  return status === 'completed' || status === 'failed';
+}
+
+/** "high 1, low 2" from the signals' severities. */
+function severities(signals: unknown[]): string {
+  const counts = new Map<string, number>();
+  for (const s of signals) {
+    const severity = isRecord(s) && typeof s.severity === 'string' ? s.severity : 'unrated';
+    counts.set(severity, (counts.get(severity) ?? 0) + 1);
+  }
+  return [...counts.entries()].map(([k, v]) => `${v} ${k}`).join(', ');
+}
+
+/** The short header over an agent report: question, status, confidence, signals, credits (issue 16). */
+export function runHeader(record: RunRecord): string {
+  const result = isRecord(record.result) ? record.result : {};
+  const usage = isRecord(record.usage) ? record.usage : {};
+  const r = record as Record<string, unknown>;
+  const facts: string[] = [];
+  if (record.status === 'completed') {
+    const signals = Array.isArray(result.signals) ? result.signals : [];
+    facts.push(`confidence ${String(result.confidence_level ?? r.confidence_level ?? 'unknown')}`);
+    facts.push(`${plural(signals.length, 'signal')}${signals.length ? ` (${severities(signals)})` : ''}`);
+    if (usage.credits_used !== undefined) {
+      const left = usage.available_credits !== undefined ? `, ${num(usage.available_credits)} available` : '';
+      facts.push(`${plural(Number(usage.credits_used), 'credit')} used${left}`);
+    }
+  } else if (record.status === 'running' && record.progress) {
+    const p = record.progress;
+    facts.push(
+      `${num(p.percentage ?? 0)}%${p.phase ? `, ${p.phase}` : ''}${p.step_label ? `: ${clip(p.step_label, 120)}` : ''}`,
+    );
+  } else if (record.status === 'failed' && record.error) {
+    facts.push(
+      `error: ${clip(typeof record.error === 'string' ? record.error : JSON.stringify(record.error), 300)}`,
+    );
+  } else if (record.status === 'waiting') {
+    facts.push('the search backend is temporarily unavailable; the run resumes automatically');
+  }
+  const how = [r.mode, r.time_window].filter((x) => typeof x === 'string').join(', ');
+  if (how) facts.push(how);
+  return [
+    `Agent run ${record.id}: ${record.status}${facts.length ? ` · ${facts.join(' · ')}` : ''}.`,
+    `Question: ${clip(record.question ?? '', 500)}`,
+  ].join('\n');
+}
+
+/**
+ * An agent run for the model: the report as markdown under its header (not an escaped JSON string),
+ * `structuredContent` the record without report_html (the markdown says the same). `detail: "full"`:
+ * the complete record, report_html included, as JSON after the header.
+ */
+export function runOutput(record: RunRecord, opts: { detail: Detail; nextStep?: string }): ToolOutput {
+  const completed = isTerminal(record.status);
+  const data: Record<string, unknown> = {
+    ...withoutNulls({ run_id: record.id, completed, next_step: opts.nextStep, detail: opts.detail }),
+    ...withoutNulls(record as Record<string, unknown>),
+  };
+  if (isRecord(record.result)) {
+    const { report_html, ...rest } = record.result;
+    data.result = opts.detail === 'full' ? record.result : rest;
+  }
+  const links =
+    record.status === 'completed'
+      ? [
+          link(reportUri(record.id), `agent run ${record.id} report`, 'text/markdown'),
+          link(runUri(record.id), `agent run ${record.id}`, 'application/json'),
+        ]
+      : [];
+  const parts = [runHeader(record)];
+  if (opts.nextStep) parts.push(opts.nextStep);
+  if (opts.detail === 'full') return { data, text: parts.join('\n'), json: true, links };
+  const report = isRecord(record.result) ? record.result.report_markdown : undefined;
+  if (typeof report === 'string' && report.trim()) parts.push('', report.trim());
+  else if (record.status === 'failed') parts.push('rerun_agent_run can start it again.');
+  return { data, text: parts.join('\n'), links };
+}

@@ -1,0 +1,101 @@
+import type { SearchDetails } from '../../upstream/schemas.js';
+import { percentOf } from '../results/format.js';
+import { type Detail, TOP_POSTS_DEFAULT } from '../results/output.js';
+import { fromPostsData, type PostSummary } from '../results/posts.js';
+import { searchOutput } from '../results/searches.js';
+import { waitFor, whyUnfinished } from '../wait.js';
+import type { ToolContext, ToolOutput } from './types.js';
+
+/** What keyword and user search tools share: waiting for a search, and shaping it for the model. */
+
+const GET_TOOL = { keyword: 'get_keyword_search', user: 'get_user_search' } as const;
+
+export interface SearchState {
+  record: SearchDetails;
+  completed: boolean;
+  nextStep?: string;
+}
+
+/** Waits for a search; keeps waiting a little after `finished` when its results are not written yet. */
+export async function waitForSearch(
+  ctx: ToolContext,
+  id: number,
+  noResultsExpected: boolean,
+  kind: 'keyword' | 'user',
+  poll: (signal: AbortSignal) => Promise<SearchDetails>,
+): Promise<SearchState> {
+  let finishedAt: number | null = null;
+  const outcome = await waitFor(ctx, {
+    initial: { id, status: 'pending', status_text: 'Search submitted' } as SearchDetails,
+    poll,
+    isDone(record, now) {
+      if (record.status === 'failed') return true;
+      if (record.status !== 'finished') return false;
+      if (record.results != null || noResultsExpected) return true;
+      finishedAt ??= now;
+      return now - finishedAt >= ctx.options.resultsGraceMs;
+    },
+    progress: (record) => ({
+      percentage: percentOf(record.status_percentage),
+      phase: record.status ?? 'pending',
+      message: record.status_text ?? '',
+    }),
+    maxWaitMs: ctx.options.searchMaxWaitMs,
+  });
+  if (outcome.kind === 'done') return { record: outcome.record, completed: true };
+  const why = whyUnfinished(outcome, 'search');
+  return {
+    record: outcome.record,
+    completed: false,
+    nextStep: `${why} Call ${GET_TOOL[kind]} with search_id ${id} later for the result.`,
+  };
+}
+
+/** A search read without waiting: done when finished or failed. */
+export function readState(kind: 'keyword' | 'user', record: SearchDetails): SearchState {
+  const done = record.status === 'finished' || record.status === 'failed';
+  return done
+    ? { record, completed: true }
+    : { record, completed: false, nextStep: `Call ${GET_TOOL[kind]} again in a little while.` };
+}
+
+/**
+ * The result of a search tool. A summary shows the top posts: a keyword search's come with its
+ * analysis; a user search's (and a LinkedIn search's, which has no analysis) are read from posts_data,
+ * one more upstream read that spends no credit.
+ */
+export async function searchResult(
+  ctx: ToolContext,
+  kind: 'keyword' | 'user',
+  state: SearchState,
+  args: { detail?: Detail | undefined },
+): Promise<ToolOutput> {
+  const detail = args.detail ?? 'summary';
+  const { record } = state;
+  let posts: PostSummary[] | undefined;
+  let postsError: string | undefined;
+  const needsPosts =
+    detail === 'summary' &&
+    state.completed &&
+    record.status === 'finished' &&
+    (kind === 'user' || record.results == null);
+  if (needsPosts) {
+    try {
+      const body =
+        kind === 'user'
+          ? await ctx.upstream.getUserSearchPosts(ctx.creds, record.id, { signal: ctx.signal })
+          : await ctx.upstream.getKeywordSearchPosts(ctx.creds, record.id, undefined, { signal: ctx.signal });
+      posts = body.posts.map(fromPostsData);
+    } catch {
+      postsError = `reading them failed; call ${kind === 'user' ? 'get_user_search_posts_data' : 'get_keyword_search_posts_data'} later.`;
+    }
+  }
+  return searchOutput({
+    kind,
+    ...state,
+    detail,
+    top: TOP_POSTS_DEFAULT,
+    ...(posts ? { posts } : {}),
+    ...(postsError ? { postsError } : {}),
+  });
+}
