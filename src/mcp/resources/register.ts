@@ -1,0 +1,38 @@
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import type { CatalogDeps } from '../catalog.js';
+import type { PromptCatalog } from '../prompts/serve.js';
+import { completeArgument } from './complete.js';
+import type { ResourceReader } from './read.js';
+
+export interface Surface {
+  resources: ResourceReader;
+  prompts: PromptCatalog;
+  deps: CatalogDeps;
+}
+
+function scopesOf(ctx: ServerContext): string[] {
+  return ctx.http?.authInfo?.scopes ?? [];
+}
+
+/**
+ * Puts resources, prompts and completion on a per-request server. Their answers and handlers are
+ * built once (the surface); this only sets six request handlers on the low-level server, where the
+ * SDK's registerResource/registerPrompt would rebuild listings and argument schemas on every request
+ * and match templates with a pattern that wants every query parameter, in order.
+ */
+export function registerSurface(server: McpServer, surface: Surface): void {
+  const low = server.server;
+  low.registerCapabilities({ resources: {}, prompts: {}, completions: {} });
+  low.setRequestHandler('resources/list', () => ({ resources: [] }));
+  low.setRequestHandler('resources/templates/list', (_request, ctx) =>
+    surface.resources.templatesFor(scopesOf(ctx)),
+  );
+  low.setRequestHandler('resources/read', (request, ctx) => surface.resources.read(request.params.uri, ctx));
+  low.setRequestHandler('prompts/list', (_request, ctx) => surface.prompts.listFor(scopesOf(ctx)));
+  low.setRequestHandler('prompts/get', (request, ctx) =>
+    surface.prompts.get(request.params.name, request.params.arguments, scopesOf(ctx)),
+  );
+  low.setRequestHandler('completion/complete', (request, ctx) =>
+    completeArgument(request.params, ctx, surface.deps, (p, a) => surface.prompts.values(p, a)),
+  );
+}
