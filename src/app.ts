@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
+import { compressJson } from './http/compress.js';
 import type { AppEnv } from './http/env.js';
 import { jsonError } from './http/errors.js';
 import { clientGone } from './http/node-response.js';
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/', metricsRoutes({ token: config.metricsToken, db })); // before the routes it measures
   app.use(securityHeaders());
   app.use(limitBody(config.bodyLimitBytes));
+  app.use(compressJson());
   app.use(
     methodNotAllowed({
       app,

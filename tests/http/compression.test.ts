@@ -1,0 +1,94 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../mcp/harness.js';
+
+/**
+ * JSON answers are compressed with br or gzip when the client accepts it (issue 16), never server-sent
+ * event streams, never small bodies. undici's `request` is used because it leaves bodies as sent.
+ */
+let h: Harness;
+let access: string;
+beforeAll(async () => {
+  h = await startHarness();
+  access = await h.token({ upstreamToken: await h.credential() });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** A tools/list as the 2026-07-28 era sends it (answered with JSON) or the 2025 era (answered with SSE). */
+async function toolsList(acceptEncoding: string | null, modern = true) {
+  const res = await request(h.mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${access}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
+      ...(modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: modern ? { _meta: META } : {},
+    }),
+  });
+  const body = Buffer.from(await res.body.arrayBuffer());
+  const header = (name: string) => {
+    const v = res.headers[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  };
+  return {
+    status: res.statusCode,
+    body,
+    encoding: header('content-encoding'),
+    type: header('content-type'),
+    vary: header('vary'),
+  };
+}
+
+describe('response compression', () => {
+  it('sends JSON as br when the client accepts it, and says so', async () => {
+    const plain = await toolsList(null);
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.type).toMatch(/^application\/json/);
+    const br = await toolsList('gzip, deflate, br');
+    expect(br.status).toBe(200);
+    expect(br.encoding).toBe('br');
+    expect(br.vary).toMatch(/Accept-Encoding/i);
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    expect(JSON.parse(brotliDecompressSync(br.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+  });
+
+  it('follows the client preferences: gzip when br is refused or not offered, nothing for identity', async () => {
+    for (const accept of ['gzip', 'br;q=0, gzip', 'gzip;q=1, br;q=0.5']) {
+      const r = await toolsList(accept);
+      expect(r.encoding, accept).toBe('gzip');
+      expect(JSON.parse(gunzipSync(r.body).toString()).result.tools.length, accept).toBeGreaterThan(0);
+    }
+    for (const accept of ['identity', 'deflate', 'br;q=0, gzip;q=0']) {
+      expect((await toolsList(accept)).encoding, accept).toBeUndefined();
+    }
+  });
+
+  it('never compresses an event stream', async () => {
+    const sse = await toolsList('br, gzip', false);
+    expect(sse.type).toMatch(/^text\/event-stream/);
+    expect(sse.encoding).toBeUndefined();
+    expect(sse.body.toString()).toMatch(/^event: message\ndata: \{/m);
+  });
+
+  it('leaves small JSON bodies alone', async () => {
+    const res = await request(`${h.server.url}/healthz`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(await res.body.json()).toEqual({ status: 'ok' });
+  });
+});
