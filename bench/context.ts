@@ -4,20 +4,13 @@
  * written to bench/results/context-before.json, the reference later runs compare with (measured once,
  * on the code before issue 16's changes).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ContextCost, contextRows, measureContextCost } from './figures/context.js';
-import { ROOT } from './lib/proc.js';
+import { BEFORE_FILE, contextRows, measureContextCost, readBefore } from './figures/context.js';
 import { table } from './report.js';
 import { startGateway, startSandbox } from './servers.js';
 import { setupDatabase } from './setup.js';
-
-export const BEFORE_FILE = join(ROOT, 'bench', 'results', 'context-before.json');
-
-export function readBefore(): ContextCost | undefined {
-  return existsSync(BEFORE_FILE) ? (JSON.parse(readFileSync(BEFORE_FILE, 'utf8')) as ContextCost) : undefined;
-}
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'sim-context-'));

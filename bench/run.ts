@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CapturedRequest, captureRequests } from './capture.js';
+import { contextRows, measureContextCost, readBefore } from './figures/context.js';
 import { type ProxySample, proxyRound } from './figures/proxy.js';
 import { coldStarts } from './figures/startup.js';
 import { type ThroughputSample, TOOLS_LIST_CONNECTIONS, toolsListRound } from './figures/throughput.js';
@@ -100,6 +101,8 @@ async function main() {
     const mcpUrl = `${gateway.url}/mcp`;
     const searchId = await makeSearch(gateway, mainGrant.accessToken);
     const requests = await captureRequests(mcpUrl, mainGrant.accessToken, searchId);
+    log('context cost');
+    const context = await measureContextCost(mcpUrl, mainGrant.accessToken);
     const baseline = await startBaseline(await toolsListAnswer(mcpUrl, requests.legacy, work));
     log(`captured tools/list: modern ${JSON.stringify(requests.modern.headers)}`);
     log(`captured tools/list: legacy ${JSON.stringify(requests.legacy.headers)}`);
@@ -279,6 +282,7 @@ async function main() {
         target: '≤ 10 MB',
         met: growth <= 10,
       },
+      ...contextRows(context, readBefore()),
     ];
     const report = {
       machine: machine(),
@@ -290,6 +294,7 @@ async function main() {
       },
       rows,
       raw: {
+        context,
         throughput,
         proxy1,
         proxy32,

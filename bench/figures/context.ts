@@ -10,8 +10,12 @@
  *   result as JSON.
  * Deterministic (the sandbox's data is seeded from the query), so measured once, not in rounds.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { request } from 'undici';
+import { ROOT } from '../lib/proc.js';
 
 export interface Cost {
   tokens: number;
@@ -32,9 +36,41 @@ export interface ContextCost {
   toolsListTotal: Cost;
   tools: number;
   results: ResultCost[];
+  /** Bytes of the tools/list answer on the wire (2026-07-28, JSON), per Accept-Encoding; absent before. */
+  toolsListWire?: Record<'identity' | 'gzip' | 'br', number>;
+}
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** The tools/list answer's size as sent, for one Accept-Encoding (undici leaves bodies as sent). */
+async function wireBytes(mcpUrl: string, accessToken: string, encoding: string): Promise<number> {
+  const res = await request(mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'accept-encoding': encoding,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/list',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }),
+  });
+  return Buffer.from(await res.body.arrayBuffer()).length;
 }
 
 type Json = Record<string, unknown>;
+
+/** The figures of the code before issue 16 (`npm run bench:context -- --save-before` on that code). */
+export const BEFORE_FILE = join(ROOT, 'bench', 'results', 'context-before.json');
+
+export function readBefore(): ContextCost | undefined {
+  return existsSync(BEFORE_FILE) ? (JSON.parse(readFileSync(BEFORE_FILE, 'utf8')) as ContextCost) : undefined;
+}
 
 export function cost(text: string): Cost {
   return { tokens: countTokens(text), bytes: Buffer.byteLength(text, 'utf8') };
@@ -110,6 +146,11 @@ export async function measureContextCost(mcpUrl: string, accessToken: string): P
       toolsListTotal: cost(JSON.stringify(tools)),
       tools: tools.length,
       results,
+      toolsListWire: {
+        identity: await wireBytes(mcpUrl, accessToken, 'identity'),
+        gzip: await wireBytes(mcpUrl, accessToken, 'gzip'),
+        br: await wireBytes(mcpUrl, accessToken, 'br'),
+      },
     };
   } finally {
     await client.close();
@@ -150,6 +191,15 @@ export function contextRows(now: ContextCost, before?: ContextCost): ContextRow[
       met: null,
     },
   ];
+  if (now.toolsListWire) {
+    const w = now.toolsListWire;
+    rows.push({
+      figure: 'tools/list on the wire (2026-07-28 JSON): identity / gzip / br',
+      value: `${n(w.identity)} / ${n(w.gzip)} / ${n(w.br)} B`,
+      target: '(reference)',
+      met: null,
+    });
+  }
   for (const r of now.results) {
     const was = before?.results.find((b) => b.name === r.name);
     const ratio = was ? r.content.tokens / was.content.tokens : null;
