@@ -31,8 +31,10 @@ export function capResult(
   // Work on a copy so upstream objects are never mutated.
   const data = structuredClone(input);
   const report = new Map<string, Truncation>();
+  // Arrays whose rest can be read elsewhere go first: trimming them loses nothing for good.
+  const reachable = (path: string) => restOf?.({ path, kind: 'array', kept: 0, total: 0 }) != null;
   for (let round = 0; round < MAX_ROUNDS && bytes > maxBytes; round++) {
-    const target = largest(data, bytes - maxBytes);
+    const target = largest(data, reachable);
     if (!target) break;
     const excess = bytes - maxBytes;
     const { parent, key, value, path, size } = target;
@@ -90,11 +92,12 @@ interface Candidate {
 }
 
 /**
- * The array (of two or more items) with the largest serialized size; when no array is worth
- * trimming, the longest string over 2 KB.
+ * The non-empty array with the largest serialized size, among those whose rest is `reachable` elsewhere
+ * when any is left; when no array is worth trimming, the longest string over 2 KB.
  */
-function largest(root: Record<string, unknown>, _excess: number): Candidate | null {
+function largest(root: Record<string, unknown>, reachable: (path: string) => boolean): Candidate | null {
   let bestArray: Candidate | null = null;
+  let bestReachable: Candidate | null = null;
   let bestString: Candidate | null = null;
   const visit = (parent: unknown, key: string | number, value: unknown, path: string): number => {
     if (Array.isArray(value)) {
@@ -102,8 +105,11 @@ function largest(root: Record<string, unknown>, _excess: number): Candidate | nu
       value.forEach((item, i) => {
         size += visit(value, i, item, `${path}[${i}]`) + 1;
       });
-      if (value.length > 0 && (!bestArray || size > bestArray.size)) {
-        bestArray = { parent, key, value, path: stripIndexes(path), size };
+      if (value.length > 0) {
+        const candidate = { parent, key, value, path: stripIndexes(path), size };
+        if (!bestArray || size > bestArray.size) bestArray = candidate;
+        if (reachable(candidate.path) && (!bestReachable || size > bestReachable.size))
+          bestReachable = candidate;
       }
       return size;
     }
@@ -125,6 +131,7 @@ function largest(root: Record<string, unknown>, _excess: number): Candidate | nu
     return String(value).length;
   };
   visit(null, '', root, '');
+  if (bestReachable) return bestReachable;
   const a = bestArray as Candidate | null;
   const s = bestString as Candidate | null;
   if (a && (!s || a.size >= s.size)) return a;

@@ -41,7 +41,8 @@ export function errorMessage(error: unknown, tool: ToolDef, publicUrl: string): 
       const fields = error.invalidFields;
       if (fields?.length) {
         const list = fields.map((f) => `${f.field} (${f.message.replace(/\.$/, '')})`).join(', ');
-        return `Invalid argument${fields.length > 1 ? 's' : ''} ${list}: upstream refused them (422). Fix the argument${fields.length > 1 ? 's' : ''} and call ${tool.name} again.`;
+        const many = fields.length > 1;
+        return `Invalid argument${many ? 's' : ''} ${list}: upstream refused ${many ? 'them' : 'it'} (422). Fix the argument${many ? 's' : ''} and call ${tool.name} again.`;
       }
       return `Upstream refused this in the item's current state (422)${detail || ': it may already be in a final state'}. Read the item first (its status says what is allowed) and do not retry unchanged.`;
     }

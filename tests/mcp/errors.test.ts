@@ -96,7 +96,7 @@ describe('upstream 422', () => {
     const r = await client.callTool({ name: 'create_agent_schedule', arguments: weekly });
     expect(r.isError).toBe(true);
     const text = textOf(r);
-    expect(text).toMatch(/^Invalid argument recurrence_day_of_week \(.+\): upstream refused them \(422\)\./);
+    expect(text).toMatch(/^Invalid argument recurrence_day_of_week \(.+\): upstream refused it \(422\)\./);
     expect(text).toMatch(/Fix the argument and call create_agent_schedule again\.$/);
     expect(text).not.toMatch(/state/);
     expect(sentences(text)).toBeLessThanOrEqual(3);

@@ -95,7 +95,7 @@ describe('a keyword search, summary first', () => {
     const s = r.structuredContent;
     const record = await upstream(`/api/iq/keyword_search/${s.search_id}`);
     const text = textOf(r);
-    expect(text.split('\n')[0]).toBe(`Keyword search ${s.search_id} "heat pumps": finished.`);
+    expect(text.split('\n')[0]).toBe(`Keyword search ${s.search_id} \`heat pumps\`: finished.`);
     for (const [platform, label] of Object.entries(record.results.sentiment)) {
       expect(text).toContain(`- ${platform}: ${label}`);
     }

@@ -39,6 +39,24 @@ describe('capResult', () => {
     );
   });
 
+  it('trims first the arrays whose rest can be read elsewhere, and says where', () => {
+    const data = {
+      posts: {
+        paged: Array.from({ length: 40 }, (_, i) => post(i)),
+        comments: Array.from({ length: 60 }, (_, i) => post(i)),
+      },
+    };
+    const restOf = (t: { path: string; kept: number }) =>
+      t.path === 'posts.paged' ? `the posts tool, offset ${t.kept}` : null;
+    const shaped = capResult(data, 8_000, restOf);
+    expect(Buffer.byteLength(JSON.stringify(shaped.data))).toBeLessThanOrEqual(8_000);
+    const byPath = Object.fromEntries(shaped.truncated.map((t) => [t.path, t]));
+    expect(byPath['posts.paged']).toMatchObject({ kept: 0, total: 40, rest: 'the posts tool, offset 0' });
+    // The comments, which nothing else serves, lost only what still did not fit.
+    expect(byPath['posts.comments']?.kept).toBeGreaterThan(20);
+    expect(byPath['posts.comments']?.rest).toBeUndefined();
+  });
+
   it('cuts a single huge string when no array is to blame', () => {
     const shaped = capResult({ report_markdown: 'y'.repeat(50_000), id: 'r' }, 5_000);
     expect(Buffer.byteLength(JSON.stringify(shaped.data))).toBeLessThanOrEqual(5_000);

@@ -30,7 +30,7 @@ export function expertOutput(
 ): ToolOutput {
   const experts = (record.expert_results ?? []).filter(isRecord);
   const status = record.status ?? 'running';
-  const head = `Expert search ${record.id} "${clip(record.query ?? '', 200)}": ${
+  const head = `Expert search ${record.id} \`${clip(record.query ?? '', 200).replace(/`/g, "'")}\`: ${
     !completed
       ? `still ${status}.`
       : status === 'failed'

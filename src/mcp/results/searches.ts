@@ -51,7 +51,7 @@ function headline(view: SearchView): string {
   const what =
     kind === 'user'
       ? `@${clip(record.query ?? '?', 80).replace(/^@/, '')}${record.platform ? ` (${record.platform})` : ''}`
-      : `"${clip(record.query ?? '', 200)}"`;
+      : `\`${clip(record.query ?? '', 200).replace(/`/g, "'")}\``;
   const status = record.status ?? 'pending';
   let state: string;
   if (!view.completed) state = `still ${status} (${percentOf(record.status_percentage)}%)`;
