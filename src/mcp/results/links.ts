@@ -13,8 +13,6 @@ const COLLECTION: Record<SearchKind, string> = {
   expert: 'expert-searches',
 };
 
-export const collectionOf = (kind: SearchKind) => COLLECTION[kind];
-
 export function searchUri(kind: SearchKind, id: number): string {
   return `${SCHEME}://${COLLECTION[kind]}/${id}`;
 }
