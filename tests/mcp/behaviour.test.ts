@@ -12,12 +12,14 @@ import {
 
 /**
  * Waiting, progress, cancellation, faults, errors, scopes, size caps and audit, against the sandbox.
- * Short limits so every path is reached quickly: 400 ms upstream timeout, one retry, 1.5 s waits.
+ * Short limits so every path is reached quickly: one retry, 1.5 s waits. The upstream timeout (2 s)
+ * leaves an ordinary call seconds of room on a loaded machine (at 400 ms, calls timed out under load);
+ * the latency fault that must time out is well past it.
  */
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
-    upstreamTimeoutMs: 400,
+    upstreamTimeoutMs: 2_000,
     upstreamMaxRetries: 1,
     searchMaxWaitMs: 1_500,
     runMaxWaitMs: 1_500,
@@ -332,7 +334,7 @@ describe('upstream faults become tool results', () => {
   it('latency under the timeout is waited out; over it is a timeout with retry advice', async () => {
     await h.control('PUT', '/faults', { token: upstreamToken, latency_ms: 150 });
     expect((await client.callTool({ name: 'get_integration_setup', arguments: {} })).isError).toBeFalsy();
-    await h.control('PUT', '/faults', { token: upstreamToken, latency_ms: 1_000 });
+    await h.control('PUT', '/faults', { token: upstreamToken, latency_ms: 5_000 });
     const slow = await client.callTool({ name: 'get_integration_setup', arguments: {} });
     expect(slow.isError).toBe(true);
     expect(textOf(slow)).toMatch(/did not answer in time.*retry/i);
