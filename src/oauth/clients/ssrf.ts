@@ -1,56 +1,51 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Addresses a server-side fetch of a client-supplied URL must never reach: private, loopback,
- * link-local, shared (CGNAT), documentation, benchmarking, multicast and reserved ranges
- * (IANA special-purpose registries, RFC 6890).
+ * Whether a server-side fetch of a client-supplied URL must never connect to `address`. Only
+ * addresses ipaddr.js classifies as global `unicast` pass: private, loopback, link-local, shared
+ * (CGNAT), documentation, benchmarking, multicast, reserved and every other IANA special-purpose range
+ * (RFC 6890) is refused, by the library's maintained range tables rather than a hand-written list.
+ *
+ * IPv6 forms that carry an IPv4 address are judged by that address:
+ * - IPv4-mapped `::ffff:a.b.c.d` (RFC 4291 §2.5.5.2) reaches a.b.c.d on a dual-stack socket;
+ * - 6to4 `2002:aabb:ccdd::/48` (RFC 3056 §2) embeds a.b.c.d = aa.bb.cc.dd in bits 16–47;
+ * - IPv4-compatible `::a.b.c.d` (`::/96`, deprecated by RFC 4291 §2.5.5.1) is refused outright, as
+ *   are NAT64 (RFC 6052) and Teredo, whose targets the relay decides.
  */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001::', 23],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
+export function isForbiddenAddress(address: string): boolean {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(canonical(address));
+  } catch {
+    return true;
+  }
+  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return isForbiddenAddress(v6.toIPv4Address().toString());
+  const parts = v6.parts;
+  if (parts.slice(0, 6).every((p) => p === 0)) return true; // ::/96, including :: and ::1
+  const range = v6.range();
+  if (range === '6to4') {
+    const [, high = 0, low = 0] = parts;
+    return isForbiddenAddress(
+      ipaddr.fromByteArray([high >> 8, high & 0xff, low >> 8, low & 0xff]).toString(),
+    );
+  }
+  return range !== 'unicast';
 }
 
-export function isForbiddenAddress(address: string): boolean {
+/**
+ * IPv6 in the WHATWG URL serialisation (hexadecimal, compressed), the form URL hosts and DNS answers
+ * arrive in. ipaddr.js reads the deprecated dotted `::a.b.c.d` form as IPv4-mapped, so that textual
+ * form must not reach it.
+ */
+function canonical(address: string): string {
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    // IPv4-mapped and -compatible IPv6 addresses reach the embedded IPv4 address.
-    const mapped = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
-    return blocked.check(address, 'ipv6');
-  }
-  return true;
+  if (family === 4) return address;
+  if (family === 6) return new URL(`http://[${address}]`).hostname.slice(1, -1);
+  throw new Error('not an IP address');
 }
 
 type LookupCallback = (
