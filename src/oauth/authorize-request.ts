@@ -1,7 +1,7 @@
 import type { OAuthClient } from './clients/types.js';
 import { sameResource } from './deps.js';
 import { isValidChallenge } from './pkce.js';
-import { matchRedirectUri } from './redirect-uris.js';
+import { checkRedirectUri, matchRedirectUri } from './redirect-uris.js';
 import { parseScopes, SCOPES, type Scope } from './scopes.js';
 
 /**
@@ -26,11 +26,13 @@ export type AuthorizeCheck =
 const MAX_STATE_LENGTH = 2048;
 
 export function resolveRedirectUri(client: OAuthClient, requested: string | undefined): string | null {
+  // Registrations stored before a rule tightened (a scheme refused since) are not used either.
+  const usable = client.redirectUris.filter((uri) => checkRedirectUri(uri).ok);
   if (requested === undefined) {
     // §3.1.2.3: may be omitted only when exactly one is registered.
-    return client.redirectUris.length === 1 ? (client.redirectUris[0] ?? null) : null;
+    return client.redirectUris.length === 1 ? (usable[0] ?? null) : null;
   }
-  return matchRedirectUri(client.redirectUris, requested) ? requested : null;
+  return matchRedirectUri(usable, requested) ? requested : null;
 }
 
 export function checkAuthorizeRequest(

@@ -14,8 +14,26 @@ const FORBIDDEN_SCHEMES = new Set([
   'ws:',
   'wss:',
 ]);
-/** RFC 8252 §7.1: a private-use scheme is a reverse domain name, e.g. `com.example.app:` or `cursor:`. */
-const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
+/** RFC 3986 §3.1 scheme syntax (URL parsing lower-cases it). */
+const SCHEME = /^[a-z][a-z0-9+.-]*:$/;
+/**
+ * Schemes of known MCP clients that predate the reverse-domain rule below and are registered by those
+ * apps themselves: Cursor (`cursor://anysphere.cursor-mcp/oauth/callback`), VS Code and VS Code
+ * Insiders, Windsurf and Zed (their URL handlers complete MCP sign-ins).
+ */
+export const KNOWN_CLIENT_SCHEMES: ReadonlySet<string> = new Set([
+  'cursor:',
+  'vscode:',
+  'vscode-insiders:',
+  'windsurf:',
+  'zed:',
+]);
+/**
+ * Prefixes of operating-system handlers that act on the URI as soon as a browser opens it (Windows'
+ * `ms-msdt:`, `ms-settings:`, `search-ms:`; macOS' `x-apple.systempreferences:`), refused even in a
+ * dotted form.
+ */
+const PLATFORM_HANDLER_PREFIXES = ['ms-', 'search-ms', 'x-apple'];
 
 export type RedirectKind = 'https' | 'loopback' | 'private-use';
 
@@ -42,8 +60,20 @@ export function checkRedirectUri(value: string): RedirectCheck {
       ? { ok: true, kind: 'loopback' }
       : { ok: false, reason: 'uses http on a host other than localhost, 127.0.0.1 or [::1]' };
   }
-  if (PRIVATE_USE_SCHEME.test(url.protocol)) return { ok: true, kind: 'private-use' };
-  return { ok: false, reason: 'has an unusable scheme' };
+  if (!SCHEME.test(url.protocol)) return { ok: false, reason: 'has an unusable scheme' };
+  if (KNOWN_CLIENT_SCHEMES.has(url.protocol)) return { ok: true, kind: 'private-use' };
+  if (PLATFORM_HANDLER_PREFIXES.some((prefix) => url.protocol.startsWith(prefix))) {
+    return { ok: false, reason: `uses ${url.protocol}, which opens an operating-system handler` };
+  }
+  // RFC 8252 §7.1: a private-use scheme is a domain name the app controls, in reverse order
+  // (`com.example.app:`). A bare word (`mailto:`, `chrome:`, `view-source:`) names some other handler.
+  if (!url.protocol.includes('.')) {
+    return {
+      ok: false,
+      reason: `uses the scheme ${url.protocol}, which is neither https, loopback http, nor a reverse-domain private-use scheme like com.example.app: (RFC 8252 §7.1)`,
+    };
+  }
+  return { ok: true, kind: 'private-use' };
 }
 
 export function isLoopbackRedirect(value: string): boolean {

@@ -247,6 +247,13 @@ describe('documents that are refused, with a clear page and nothing issued (CIMD
     await expectRefused('/badredirect.json', /forbidden scheme/);
   });
 
+  it('RFC 8252 §7.1: a document with a private-use scheme that is not reverse-domain (search-ms:) is refused', async () => {
+    serve('/searchms.json', json(doc('/searchms.json', { redirect_uris: ['search-ms:query=x'] })));
+    await expectRefused('/searchms.json', /operating-system handler/);
+    serve('/mailto.json', json(doc('/mailto.json', { redirect_uris: ['mailto:x@example.com'] })));
+    await expectRefused('/mailto.json', /reverse-domain/);
+  });
+
   it('CIMD §4: a URL that answers 404', async () => {
     await expectRefused('/missing.json', /HTTP 404/);
   });

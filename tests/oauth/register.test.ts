@@ -149,6 +149,41 @@ describe('redirect URI validation (RFC 7591 §2, §3.2.2; RFC 6749 §3.1.2; OAut
     });
   }
 
+  const notReverseDomain = [
+    'search-ms:query=x&crumb=location:\\\\evil.example\\share',
+    'ms-msdt:/id PCWDiagnostic',
+    'ms-settings:privacy',
+    'ms-word.evil:ofe|u|https://evil.example/x.docx',
+    'x-apple.systempreferences:com.apple.preference.security',
+    'view-source:https://app.example.com/cb',
+    'chrome:settings',
+    'mailto:victim@example.com',
+    'myapp:/callback',
+  ];
+  for (const uri of notReverseDomain) {
+    it(`RFC 8252 §7.1: private-use schemes only in reverse-domain form (or a known client's): ${uri.split(':')[0]}: → 400 invalid_redirect_uri`, async () => {
+      const res = await register({ redirect_uris: [uri] });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('invalid_redirect_uri');
+      expect(res.body.error_description).toMatch(/reverse-domain|operating-system handler|forbidden scheme/);
+    });
+  }
+
+  it("RFC 8252 §7.1: reverse-domain schemes and the known clients' schemes (cursor, vscode, …) are accepted", async () => {
+    const res = await register({
+      redirect_uris: [
+        'com.example.app:/oauth/callback',
+        'cursor://anysphere.cursor-mcp/oauth/callback',
+        'vscode://vscode.mcp/callback',
+        'vscode-insiders://vscode.mcp/callback',
+        'windsurf://codeium.windsurf/mcp/callback',
+        'zed://mcp/oauth/callback',
+      ],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.application_type).toBe('native');
+  });
+
   it('RFC 8252 §7.3 / §8.3: http on localhost, 127.0.0.1 and [::1] is accepted', async () => {
     const res = await register({
       redirect_uris: ['http://localhost/cb', 'http://127.0.0.1:8080/cb', 'http://[::1]:9000/cb'],
