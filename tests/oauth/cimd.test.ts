@@ -254,6 +254,20 @@ describe('documents that are refused, with a clear page and nothing issued (CIMD
     await expectRefused('/mailto.json', /reverse-domain/);
   });
 
+  it('RFC 7591 §3.2.1: a document whose client_uri is http on localhost is used, without that URL', async () => {
+    serve('/cosmetic.json', json(doc('/cosmetic.json', { client_uri: 'http://localhost:8000' })));
+    const res = await browserGet(
+      authorizeUrl(dev, { clientId: url('/cosmetic.json'), challenge: pkce().challenge }),
+      user.cookie,
+    );
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Allow');
+    const row = dev.db.$client
+      .prepare('SELECT client_uri FROM oauth_clients WHERE id = ?')
+      .get(url('/cosmetic.json')) as { client_uri: string | null };
+    expect(row.client_uri).toBeNull();
+  });
+
   it('CIMD §4: a URL that answers 404', async () => {
     await expectRefused('/missing.json', /HTTP 404/);
   });

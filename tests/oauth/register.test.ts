@@ -248,6 +248,34 @@ describe('malformed registrations (RFC 7591 §3.2.2)', () => {
     expect(res.body.error).toBe('invalid_client_metadata');
   });
 
+  it('RFC 7591 §3.2.1: an unusable cosmetic URL (http on localhost, not a URL) is dropped, never a reason to refuse', async () => {
+    const res = await register({
+      client_uri: 'http://localhost:8000',
+      logo_uri: 'not a url',
+      tos_uri: 42,
+      policy_uri: 'https://app.example.com/privacy',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).not.toHaveProperty('client_uri');
+    expect(res.body).not.toHaveProperty('logo_uri');
+    expect(res.body).not.toHaveProperty('tos_uri');
+    expect(res.body.policy_uri).toBe('https://app.example.com/privacy');
+    const row = clientRow(res.body.client_id as string);
+    expect(row?.client_uri).toBeNull();
+    expect(row?.logo_uri).toBeNull();
+    expect(JSON.parse(row?.metadata as string)).not.toHaveProperty('client_uri');
+  });
+
+  it('RFC 7591 §2: usable https cosmetic URLs are kept', async () => {
+    const res = await register({
+      client_uri: 'https://app.example.com',
+      logo_uri: 'https://app.example.com/logo.png',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.client_uri).toBe('https://app.example.com');
+    expect(clientRow(res.body.client_id as string)?.logo_uri).toBe('https://app.example.com/logo.png');
+  });
+
   it('RFC 7591 §2: unknown metadata members are ignored, not refused', async () => {
     const res = await register({ some_future_member: { x: 1 } });
     expect(res.status).toBe(201);

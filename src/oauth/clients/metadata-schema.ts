@@ -2,10 +2,20 @@ import { z } from 'zod';
 import { checkRedirectUri, inferApplicationType } from '../redirect-uris.js';
 
 const MAX_REDIRECT_URIS = 20;
-const httpsUrl = z
-  .string()
-  .max(2000)
-  .refine((v) => URL.canParse(v) && new URL(v).protocol === 'https:', 'must be an https URL');
+
+/** An https URL without credentials, short enough to show: the only cosmetic URL worth keeping. */
+function isUsableHttpsUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length > 2000 || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' && !url.username && !url.password;
+}
+
+/**
+ * A cosmetic URL (RFC 7591 §2 client_uri, logo_uri, tos_uri, policy_uri): nothing depends on it, so
+ * an unusable one (http on localhost, not a URL, not a string) is dropped rather than a reason to refuse
+ * the registration (§3.2.1 lets the server replace submitted values; the response shows what was kept).
+ */
+const cosmeticUrl = z.unknown().transform((v): string | undefined => (isUsableHttpsUrl(v) ? v : undefined));
 
 /**
  * Client metadata (RFC 7591 §2), shared by dynamic registration and Client ID Metadata Documents.
@@ -32,12 +42,12 @@ export const clientMetadataSchema = z
       .default(['code'])
       .refine((v) => v.every((r) => r === 'code'), 'only code is supported'),
     client_name: z.string().trim().min(1).max(200).optional(),
-    client_uri: httpsUrl.optional(),
-    logo_uri: httpsUrl.optional(),
+    client_uri: cosmeticUrl.optional(),
+    logo_uri: cosmeticUrl.optional(),
     scope: z.string().max(1000).optional(),
     contacts: z.array(z.string().max(320)).max(10).optional(),
-    tos_uri: httpsUrl.optional(),
-    policy_uri: httpsUrl.optional(),
+    tos_uri: cosmeticUrl.optional(),
+    policy_uri: cosmeticUrl.optional(),
     software_id: z.string().max(200).optional(),
     software_version: z.string().max(100).optional(),
     application_type: z.enum(['web', 'native']).optional(),
