@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import type { Config } from './config.js';
 
 export type { Logger };
 
@@ -37,7 +38,7 @@ const CENSORED = '[redacted]';
  * its keys: pino's path-based `redact` cost about ten times more per line, and a line is written for
  * every request.
  */
-export function censor(value: unknown, depth = 0): unknown {
+export function censor(value: unknown, depth = 0, keys: ReadonlySet<string> = REDACTED_KEYS): unknown {
   // Errors are left to pino's err serializer (a copy would lose their non-enumerable message and stack).
   if (depth >= CENSOR_DEPTH || value === null || typeof value !== 'object' || value instanceof Error)
     return value;
@@ -45,8 +46,8 @@ export function censor(value: unknown, depth = 0): unknown {
   for (const key of Object.keys(value)) {
     const original = (value as Record<string, unknown>)[key];
     const name = key.toLowerCase();
-    const secret = REDACTED_KEYS.has(name) || (depth === 0 && REDACTED_TOP_LEVEL_KEYS.has(name));
-    const next = secret ? CENSORED : censor(original, depth + 1);
+    const secret = keys.has(name) || (depth === 0 && REDACTED_TOP_LEVEL_KEYS.has(name));
+    const next = secret ? CENSORED : censor(original, depth + 1, keys);
     if (next === original) continue;
     copy ??= Array.isArray(value) ? [...value] : { ...value };
     (copy as Record<string, unknown>)[key] = next;
@@ -58,7 +59,13 @@ export function censor(value: unknown, depth = 0): unknown {
  * JSON logs to stdout. Censoring is a second line of defence: code must not log secrets in the first
  * place, but any header, token, password or cookie that reaches a log object is replaced.
  */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  level: string,
+  destination?: pino.DestinationStream,
+  options: { secretKeys?: Iterable<string> } = {},
+): Logger {
+  const keys = new Set(REDACTED_KEYS);
+  for (const key of options.secretKeys ?? []) keys.add(key.toLowerCase());
   return pino(
     {
       level,
@@ -66,9 +73,22 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: {
         level: (label) => ({ level: label }),
-        log: (object) => censor(object) as Record<string, unknown>,
+        log: (object) => censor(object, 0, keys) as Record<string, unknown>,
       },
     },
     destination,
   );
+}
+
+/**
+ * The process logger: the upstream header names are whatever UPSTREAM_TOKEN_HEADER and
+ * UPSTREAM_USER_HEADER say, so those are censored as well as the defaults.
+ */
+export function createConfiguredLogger(
+  config: Pick<Config, 'logLevel'> & { upstream: Pick<Config['upstream'], 'tokenHeader' | 'userHeader'> },
+  destination?: pino.DestinationStream,
+): Logger {
+  return createLogger(config.logLevel, destination, {
+    secretKeys: [config.upstream.tokenHeader, config.upstream.userHeader],
+  });
 }

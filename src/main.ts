@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { closeDatabase, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { startHousekeeping } from './housekeeping/index.js';
-import { createLogger } from './logger.js';
+import { createConfiguredLogger } from './logger.js';
 import { SecretBox } from './security/secrets.js';
 import { listen } from './server.js';
 import { startUpstream } from './upstream-target.js';
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createConfiguredLogger(config);
   const db = openDatabase(config.databasePath);
   const { applied } = migrate(db);
   logger.info({ databasePath: config.databasePath, migrationsApplied: applied }, 'database ready');

@@ -5,7 +5,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { AppEnv } from '../../src/http/env.js';
-import { createLogger } from '../../src/logger.js';
+import { createConfiguredLogger } from '../../src/logger.js';
 import { SecretBox } from '../../src/security/secrets.js';
 import { type FetchHandler, listen, type ServerLimits } from '../../src/server.js';
 import { TEST_SECRET_KEY, tempDir } from './temp.js';
@@ -65,7 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const logs: Array<Record<string, unknown>> = [];
-  const logger = createLogger(config.logLevel, {
+  const logger = createConfiguredLogger(config, {
     write: (line: string) => {
       logs.push(JSON.parse(line) as Record<string, unknown>);
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createConfiguredLogger, createLogger } from '../../src/logger.js';
 
 /** A real pino logger writing into an array: what reaches stdout in production, line by line. */
 function capture() {
@@ -56,6 +56,28 @@ describe('log censoring (second line of defence: secrets never reach a log line)
       status: 502,
       path: '/mcp',
     });
+  });
+
+  it('censors the configured upstream header names (UPSTREAM_TOKEN_HEADER, UPSTREAM_USER_HEADER), not only the defaults', () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createConfiguredLogger(
+      { logLevel: 'debug', upstream: { tokenHeader: 'X-Acme-Api-Key', userHeader: 'X-Acme-User' } },
+      { write: (line: string) => void lines.push(JSON.parse(line)) },
+    );
+    logger.info(
+      {
+        headers: {
+          'x-acme-api-key': 'acme-secret',
+          'X-Acme-User': 'u-42',
+          'X-Service-Token': 'svc',
+          accept: 'x',
+        },
+      },
+      'upstream request',
+    );
+    const line = JSON.stringify(lines[0]);
+    for (const secret of ['acme-secret', 'u-42', 'svc']) expect(line).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ headers: { accept: 'x' } });
   });
 
   it('never changes the object the caller logged', () => {
