@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { privateFolder } from './db/data-folder.js';
 
 /** Settings of DESIGN.md §6, parsed once at start-up. */
 export interface Config {
@@ -293,7 +294,7 @@ function developmentKey(databasePath: string): Buffer {
       ]);
     return key;
   }
-  mkdirSync(dirname(file), { recursive: true });
+  privateFolder(dirname(file));
   const key = randomBytes(32);
   // 'wx' fails if another process created the file meanwhile; then read theirs.
   try {

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { privateFile } from './data-folder.js';
 import * as schema from './schema/index.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -10,12 +10,18 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 const BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * Opens the database with the pragmas every connection needs: WAL so readers never block the writer,
+ * Opens the database (file and folder owner-only) with the pragmas every connection needs: WAL so readers never block the writer,
  * foreign keys enforced (off by default in SQLite), a busy timeout so concurrent processes queue
  * rather than fail, and NORMAL sync (durable at every WAL checkpoint, safe against corruption).
  */
 export function openDatabase(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    // Owner-only: 0600 files in a 0700 folder. SQLite gives the -wal and -shm files it creates the
+    // database file's mode (unix VFS), so the file is made 0600 before SQLite opens it; companions
+    // left by an older version are tightened too.
+    privateFile(path);
+    for (const companion of [`${path}-wal`, `${path}-shm`]) if (existsSync(companion)) privateFile(companion);
+  }
   const sqlite = new Database(path);
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('journal_mode = WAL');
