@@ -1,16 +1,25 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit/record.js';
 import type { Db } from '../db/client.js';
 import { oauthCodes, oauthGrants, oauthTokens } from '../db/schema/index.js';
-import { oncePer } from '../once-per.js';
 import { hashToken, newId, newToken } from '../security/tokens.js';
-import { formatScopes, parseScopes, type Scope } from './scopes.js';
+import { formatScopes, type Scope } from './scopes.js';
+
+/**
+ * Grants and token families (DESIGN.md §4).
+ *
+ * A grant is one "connected app": a person's authorization of one client in one workspace, at most one
+ * live grant per (user, client, workspace) (a partial unique index). Its scopes are the person's latest
+ * consent, for every device of that app. A token family is what one code exchange starts (one device,
+ * one session): the chain of its rotated refresh tokens and their access tokens. Authorizing the client
+ * again (another device, a step-up to more scopes) renews the grant and starts a new family beside the
+ * others; refresh-token reuse and code replay revoke only the family concerned; revoking the connected
+ * app (account page, admin, CLI) revokes the grant and every family in it.
+ */
 
 /** Lifetimes (DESIGN.md §4). */
 export const CODE_TTL_MS = 60_000;
 export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
-/** Two refreshes with one token this close together are a client race, not theft. */
-export const REFRESH_GRACE_MS = 10_000;
 
 export interface IssuedTokens {
   access_token: string;
@@ -25,13 +34,17 @@ export interface CodeRequest {
   userId: string;
   workspaceId: string;
   redirectUri: string;
+  /** Whether the authorization request named redirect_uri (default true: /token must repeat it). */
+  redirectUriSent?: boolean;
   codeChallenge: string;
   scopes: readonly Scope[];
   resource: string;
 }
 
+type Runner = Pick<Db, 'insert' | 'update' | 'select'>;
+
 /** Stores an authorization code (hashed) and returns it. */
-export function createAuthorizationCode(db: Db, request: CodeRequest, now = Date.now()): string {
+export function createAuthorizationCode(db: Runner, request: CodeRequest, now = Date.now()): string {
   const code = newToken('code');
   db.insert(oauthCodes)
     .values({
@@ -40,6 +53,7 @@ export function createAuthorizationCode(db: Db, request: CodeRequest, now = Date
       userId: request.userId,
       workspaceId: request.workspaceId,
       redirectUri: request.redirectUri,
+      redirectUriSent: request.redirectUriSent ?? true,
       codeChallenge: request.codeChallenge,
       scopes: formatScopes(request.scopes),
       resource: request.resource,
@@ -75,14 +89,20 @@ export function claimCode(db: Db, codeHash: string, now = Date.now()): boolean {
 }
 
 /** A new access token (carrying `scopes`, which may be narrower than the grant's) and refresh token. */
-function mintPair(db: Db, grantId: string, scopes: string, accessTtlMs: number, now: number) {
+export function mintPair(
+  db: Runner,
+  family: { grantId: string; familyId: string },
+  scopes: string,
+  accessTtlMs: number,
+  now: number,
+): IssuedTokens {
   const access = newToken('access');
   const refresh = newToken('refresh');
   db.insert(oauthTokens)
     .values([
       {
         tokenHash: hashToken(access),
-        grantId,
+        ...family,
         kind: 'access',
         scopes,
         createdAt: now,
@@ -90,54 +110,13 @@ function mintPair(db: Db, grantId: string, scopes: string, accessTtlMs: number, 
       },
       {
         tokenHash: hashToken(refresh),
-        grantId,
+        ...family,
         kind: 'refresh',
         createdAt: now,
         expiresAt: now + REFRESH_TTL_MS,
       },
     ])
     .run();
-  return { access, refresh };
-}
-
-/** Exchanges a claimed code for a new grant (a token family) and its first tokens. */
-export function issueGrantForCode(
-  db: Db,
-  code: CodeRow,
-  accessTtlMs: number,
-  now = Date.now(),
-): IssuedTokens {
-  return db.transaction((tx) => {
-    const grantId = newId();
-    tx.insert(oauthGrants)
-      .values({
-        id: grantId,
-        userId: code.userId,
-        workspaceId: code.workspaceId,
-        clientId: code.clientId,
-        scopes: code.scopes,
-        resource: code.resource,
-        createdAt: now,
-      })
-      .run();
-    tx.update(oauthCodes).set({ grantId }).where(eq(oauthCodes.codeHash, code.codeHash)).run();
-    recordAudit(
-      tx,
-      {
-        kind: 'grant_created',
-        workspaceId: code.workspaceId,
-        userId: code.userId,
-        clientId: code.clientId,
-        detail: { scopes: code.scopes },
-      },
-      now,
-    );
-    const { access, refresh } = mintPair(tx as unknown as Db, grantId, code.scopes, accessTtlMs, now);
-    return tokenResponse(access, refresh, accessTtlMs, code.scopes);
-  });
-}
-
-function tokenResponse(access: string, refresh: string, accessTtlMs: number, scopes: string): IssuedTokens {
   return {
     access_token: access,
     token_type: 'Bearer',
@@ -147,6 +126,59 @@ function tokenResponse(access: string, refresh: string, accessTtlMs: number, sco
   };
 }
 
+/**
+ * Exchanges a claimed code for tokens: the (user, client, workspace) grant is created, or renewed with
+ * the code's scopes when it is already live, and a new token family starts in it. One statement
+ * decides which (INSERT … ON CONFLICT on the partial unique index), so two devices authorizing at the
+ * same moment share one grant on any number of instances.
+ */
+export function issueGrantForCode(
+  db: Db,
+  code: CodeRow,
+  accessTtlMs: number,
+  now = Date.now(),
+): IssuedTokens {
+  return db.transaction((tx) => {
+    const candidateId = newId();
+    const grant = tx
+      .insert(oauthGrants)
+      .values({
+        id: candidateId,
+        userId: code.userId,
+        workspaceId: code.workspaceId,
+        clientId: code.clientId,
+        scopes: code.scopes,
+        resource: code.resource,
+        createdAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [oauthGrants.userId, oauthGrants.clientId, oauthGrants.workspaceId],
+        targetWhere: sql`${oauthGrants.revokedAt} IS NULL`,
+        set: { scopes: code.scopes, resource: code.resource },
+      })
+      .returning({ id: oauthGrants.id })
+      .get();
+    const familyId = newId();
+    tx.update(oauthCodes)
+      .set({ grantId: grant.id, familyId })
+      .where(eq(oauthCodes.codeHash, code.codeHash))
+      .run();
+    recordAudit(
+      tx,
+      {
+        kind: grant.id === candidateId ? 'grant_created' : 'grant_renewed',
+        workspaceId: code.workspaceId,
+        userId: code.userId,
+        clientId: code.clientId,
+        detail: { scopes: code.scopes },
+      },
+      now,
+    );
+    return mintPair(tx, { grantId: grant.id, familyId }, code.scopes, accessTtlMs, now);
+  });
+}
+
+/** Revokes a grant (a connected app) and every token of every family in it. */
 export function revokeGrant(db: Db, grantId: string, reason: string, now = Date.now()): void {
   db.transaction((tx) => {
     const changed = tx
@@ -175,59 +207,53 @@ export function revokeGrant(db: Db, grantId: string, reason: string, now = Date.
   });
 }
 
-/** The refresh token → grant query, prepared once per database (its SQL cost more to build than to run). */
-function buildRefreshLookup(db: Db) {
-  return db
-    .select({ token: oauthTokens, grant: oauthGrants })
-    .from(oauthTokens)
-    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
-    .where(and(eq(oauthTokens.tokenHash, sql.placeholder('tokenHash')), eq(oauthTokens.kind, 'refresh')))
-    .prepare();
-}
-const refreshLookup = oncePer(buildRefreshLookup);
-
-export type RefreshOutcome =
-  | { ok: true; tokens: IssuedTokens }
-  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'client_mismatch' | 'reused' | 'scope' };
-
 /**
- * Refresh-token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2): every use returns a new refresh token.
- * A token used again within REFRESH_GRACE_MS of its rotation (a client refreshing twice at once) gets
- * another pair; used again later, it is treated as stolen and the whole family is revoked.
- * Runs as one IMMEDIATE transaction so concurrent refreshes see each other's rotation.
+ * Revokes one token family (a replayed code or refresh token, a client signing out: RFC 6749 §4.1.2,
+ * RFC 9700 §4.14.2, RFC 7009 §2.1). The grant's other families (other devices) keep working; when none
+ * is left that can still refresh, the grant ends too, so the connected-apps list stays truthful.
  */
-export function refreshGrant(
+export function revokeFamily(
   db: Db,
-  refreshToken: string,
-  clientId: string,
-  requestedScope: string | undefined,
-  accessTtlMs: number,
+  target: { grantId: string; familyId: string },
+  reason: string,
   now = Date.now(),
-): RefreshOutcome {
-  const run = db.$client.transaction((): RefreshOutcome => {
-    const row = refreshLookup(db).get({ tokenHash: hashToken(refreshToken) });
-    if (!row) return { ok: false, reason: 'unknown' };
-    const { token, grant } = row;
-    if (grant.clientId !== clientId) return { ok: false, reason: 'client_mismatch' };
-    if (grant.revokedAt || token.revokedAt) return { ok: false, reason: 'revoked' };
-    if (token.expiresAt <= now) return { ok: false, reason: 'expired' };
-    if (token.rotatedAt !== null && now - token.rotatedAt > REFRESH_GRACE_MS) {
-      revokeGrant(db, grant.id, 'refresh_token_reuse', now);
-      return { ok: false, reason: 'reused' };
+): void {
+  db.transaction((tx) => {
+    const revoked = tx
+      .update(oauthTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(oauthTokens.familyId, target.familyId), isNull(oauthTokens.revokedAt)))
+      .run().changes;
+    const otherLive = tx
+      .select({ tokenHash: oauthTokens.tokenHash })
+      .from(oauthTokens)
+      .where(
+        and(
+          eq(oauthTokens.grantId, target.grantId),
+          eq(oauthTokens.kind, 'refresh'),
+          isNull(oauthTokens.revokedAt),
+          isNull(oauthTokens.rotatedAt),
+          gt(oauthTokens.expiresAt, now),
+        ),
+      )
+      .limit(1)
+      .get();
+    if (!otherLive) {
+      revokeGrant(tx as unknown as Db, target.grantId, reason, now);
+      return;
     }
-    // RFC 6749 §6: a refresh may narrow the scope, never widen it.
-    const granted = new Set(parseScopes(grant.scopes));
-    let scopes = grant.scopes;
-    if (requestedScope !== undefined) {
-      const asked = parseScopes(requestedScope);
-      if (asked.some((s) => !granted.has(s))) return { ok: false, reason: 'scope' };
-      if (asked.length) scopes = formatScopes(asked);
-    }
-    if (token.rotatedAt === null) {
-      db.update(oauthTokens).set({ rotatedAt: now }).where(eq(oauthTokens.tokenHash, token.tokenHash)).run();
-    }
-    const { access, refresh } = mintPair(db, grant.id, scopes, accessTtlMs, now);
-    return { ok: true, tokens: tokenResponse(access, refresh, accessTtlMs, scopes) };
+    if (revoked === 0) return;
+    const grant = tx.select().from(oauthGrants).where(eq(oauthGrants.id, target.grantId)).get();
+    recordAudit(
+      tx,
+      {
+        kind: 'token_family_revoked',
+        workspaceId: grant?.workspaceId ?? null,
+        userId: grant?.userId ?? null,
+        clientId: grant?.clientId ?? null,
+        detail: { reason },
+      },
+      now,
+    );
   });
-  return run.immediate();
 }

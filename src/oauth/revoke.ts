@@ -8,11 +8,12 @@ import { authenticateClient } from './client-auth.js';
 import { clientLookup, type OAuthDeps } from './deps.js';
 import { refuse } from './errors.js';
 import { readForm, required } from './form.js';
-import { revokeGrant } from './grants.js';
+import { revokeFamily } from './grants.js';
 
 /**
- * POST /revoke (RFC 7009). Revoking a refresh token ends its whole grant (§2.1: the server SHOULD also
- * invalidate the access tokens of the same grant); revoking an access token ends that token. Unknown
+ * POST /revoke (RFC 7009). Revoking a refresh token ends the token family of that authorization (§2.1:
+ * the server SHOULD also invalidate the access tokens of the same grant), not the app's other devices;
+ * the connected app ends with its last family. Revoking an access token ends that token. Unknown
  * tokens, and tokens of other clients, get the same 200 so the endpoint cannot be used to probe.
  */
 export function revokeRoutes(deps: OAuthDeps) {
@@ -35,7 +36,7 @@ export function revokeRoutes(deps: OAuthDeps) {
         .where(eq(oauthTokens.tokenHash, hashToken(token)))
         .get();
       if (row && row.clientId === client.clientId) {
-        if (row.token.kind === 'refresh') revokeGrant(deps.db, row.token.grantId, 'revoked_by_client');
+        if (row.token.kind === 'refresh') revokeFamily(deps.db, row.token, 'revoked_by_client');
         else
           deps.db
             .update(oauthTokens)

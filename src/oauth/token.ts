@@ -8,15 +8,9 @@ import type { OAuthClient } from './clients/types.js';
 import { clientLookup, type OAuthDeps, sameResource } from './deps.js';
 import { OAuthError, refuse } from './errors.js';
 import { readForm, required } from './form.js';
-import {
-  claimCode,
-  findCode,
-  type IssuedTokens,
-  issueGrantForCode,
-  refreshGrant,
-  revokeGrant,
-} from './grants.js';
+import { claimCode, findCode, type IssuedTokens, issueGrantForCode, revokeFamily } from './grants.js';
 import { verifyPkce } from './pkce.js';
+import { refreshGrant } from './refresh.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -82,8 +76,15 @@ function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, st
       ? row.redirectUri
       : required(form, 'redirect_uri'));
   if (row.usedAt !== null) {
-    // RFC 6749 §4.1.2: a code used twice revokes the tokens it already issued.
-    if (row.grantId) revokeGrant(deps.db, row.grantId, 'authorization_code_replay', now);
+    // RFC 6749 §4.1.2: a code used twice revokes the tokens it already issued (its family).
+    if (row.grantId && row.familyId) {
+      revokeFamily(
+        deps.db,
+        { grantId: row.grantId, familyId: row.familyId },
+        'authorization_code_replay',
+        now,
+      );
+    }
     throw new OAuthError('invalid_grant', 'The authorization code was already used.');
   }
   if (row.expiresAt <= now) throw new OAuthError('invalid_grant', 'The authorization code has expired.');

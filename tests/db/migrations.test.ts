@@ -25,8 +25,25 @@ describe('migrations', () => {
     migrate(db);
     // drizzle-kit compares the live database built by the committed migrations with the schema in code.
     const diff = await pushSQLiteSchema(schema, db as never);
+    // Its SQLite introspection does not read an index's WHERE, so it always wants to recreate a partial
+    // index: compare those with the database's own definition instead.
+    const stored = (name: string) =>
+      (
+        db.$client.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) as
+          | { sql: string }
+          | undefined
+      )?.sql;
+    const statements = diff.statementsToExecute.filter((statement, _i, all) => {
+      const drop = /^DROP INDEX `([^`]+)`;$/.exec(statement);
+      const recreate = (name: string) =>
+        all.find((s) => s.startsWith('CREATE') && s.includes(` \`${name}\` ON `));
+      const name = drop?.[1] ?? /^CREATE (?:UNIQUE )?INDEX `([^`]+)` ON .* WHERE /.exec(statement)?.[1];
+      if (!name) return true;
+      const wanted = recreate(name);
+      return !(wanted?.includes(' WHERE ') && stored(name) === wanted.replace(/;$/, ''));
+    });
     closeDatabase(db);
-    expect(diff.statementsToExecute).toEqual([]);
+    expect(statements).toEqual([]);
   });
 
   it('are idempotent', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFRESH_GRACE_MS } from '../../src/oauth/grants.js';
+import { REFRESH_GRACE_MS } from '../../src/oauth/refresh.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { hashToken } from '../../src/security/tokens.js';
 import {
@@ -106,7 +106,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     expect(successor.body.error).toBe('invalid_grant');
   });
 
-  it('DESIGN §4: a family revoked for reuse does not touch the user’s other grant of the same client', async () => {
+  it('DESIGN §4: a family revoked for reuse does not touch the same app’s other device (another family of the grant)', async () => {
     const victim = await grantForClient(server, user, clientId);
     const bystander = await grantForClient(server, user, clientId);
     await refresh(victim.refreshToken);
@@ -118,12 +118,35 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     expect((await refresh(bystander.refreshToken)).status).toBe(200);
   });
 
-  it('DESIGN §4: 10 parallel refreshes of one refresh token → all 200 (grace window), no 500', async () => {
+  it('Refresh grace window: at most one extra pair per rotated refresh token; a third use is reuse and revokes the family', async () => {
+    const bystander = await grantForClient(server, user, clientId);
+    const g = await grantForClient(server, user, clientId);
+    const first = await refresh(g.refreshToken);
+    const extra = await refresh(g.refreshToken);
+    expect([first.status, extra.status]).toEqual([200, 200]);
+    const third = await refresh(g.refreshToken);
+    expect(third.status).toBe(400);
+    expect(third.body.error).toBe('invalid_grant');
+    // The whole family is gone, both pairs included; the same app's other device is not touched.
+    for (const pair of [first, extra]) {
+      expect(await mcpStatus(server, pair.body.access_token as string)).toBe(401);
+      expect((await refresh(pair.body.refresh_token as string)).status).toBe(400);
+    }
+    expect(await mcpStatus(server, bystander.accessToken)).toBe(200);
+  });
+
+  it('Refresh grace window under concurrency: 10 parallel uses of one refresh token → exactly two pairs, the rest refused (reuse), no 500', async () => {
     const g = await grantForClient(server, user, clientId);
     const results = await Promise.all(Array.from({ length: 10 }, () => refresh(g.refreshToken)));
-    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
-    const fresh = new Set(results.map((r) => r.body.refresh_token));
-    expect(fresh.size).toBe(10);
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 400, 400, 400, 400, 400, 400, 400, 400]);
+    for (const r of results.filter((r) => r.status === 400)) expect(r.body.error).toBe('invalid_grant');
+    const minted = server.db.$client
+      .prepare(
+        "SELECT count(*) AS n FROM oauth_tokens WHERE family_id = (SELECT family_id FROM oauth_tokens WHERE token_hash = ?) AND kind = 'refresh'",
+      )
+      .get(hashToken(g.refreshToken)) as { n: number };
+    expect(minted.n).toBe(3);
   });
 });
 

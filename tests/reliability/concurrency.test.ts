@@ -98,7 +98,7 @@ async function exchange(i: number, c: { code: string; verifier: string }) {
 }
 
 describe(`${N} concurrent requests across two processes sharing one database`, () => {
-  it('refreshes with one refresh token: all succeed (grace window), each a distinct working pair', async () => {
+  it('refreshes with one refresh token: exactly two pairs (rotation and the one grace-window extra), the rest reuse that revokes the family', async () => {
     const first = await exchange(0, await newCode());
     expect(first.status).toBe(200);
     const results = await Promise.all(
@@ -106,22 +106,45 @@ describe(`${N} concurrent requests across two processes sharing one database`, (
         token(i, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string }),
       ),
     );
-    expect(results.map((r) => r.status)).toEqual(Array(N).fill(200));
-    const access = new Set(results.map((r) => r.body.access_token));
-    const refresh = new Set(results.map((r) => r.body.refresh_token));
-    expect(access.size).toBe(N);
-    expect(refresh.size).toBe(N);
-    // Every access token opens /mcp on either process; every new refresh token refreshes once more.
-    const mcp = await Promise.all(
-      results.map((r, i) => mcpStatus(view(i + 1), r.body.access_token as string)),
-    );
-    expect(mcp).toEqual(Array(N).fill(200));
-    const next = await Promise.all(
-      results.map((r, i) =>
-        token(i + 1, { grant_type: 'refresh_token', refresh_token: r.body.refresh_token as string }),
-      ),
-    );
-    expect(next.map((r) => r.status)).toEqual(Array(N).fill(200));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(2);
+    expect(results.filter((r) => r.status === 400)).toHaveLength(N - 2);
+    for (const r of results.filter((r) => r.status === 400)) expect(r.body.error).toBe('invalid_grant');
+    expect(new Set(ok.map((r) => r.body.refresh_token)).size).toBe(2);
+    // The reuse revoked the whole family, the two new pairs included, on either process.
+    const mcp = await Promise.all(ok.map((r, i) => mcpStatus(view(i + 1), r.body.access_token as string)));
+    expect(mcp).toEqual([401, 401]);
+  });
+
+  it('authorizations of one app by one person on both processes at once: one grant, a family per exchange', async () => {
+    const person = await createUser(db, {
+      email: `race-one-app-${process.pid}@example.com`,
+      password: 'correct horse battery staple',
+    });
+    if (!person.ok) throw new Error(person.reason);
+    const codes = Array.from({ length: 10 }, () => {
+      const { verifier, challenge } = pkce();
+      const code = createAuthorizationCode(db, {
+        clientId,
+        userId: person.user.id,
+        workspaceId: person.personalWorkspaceId,
+        redirectUri: REDIRECT,
+        codeChallenge: challenge,
+        scopes: SCOPES,
+        resource: `${PUBLIC_URL}/mcp`,
+      });
+      return { code, verifier };
+    });
+    const results = await Promise.all(codes.map((c, i) => exchange(i, c)));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const grants = db.$client
+      .prepare('SELECT id FROM oauth_grants WHERE user_id = ? AND revoked_at IS NULL')
+      .all(person.user.id) as Array<{ id: string }>;
+    expect(grants).toHaveLength(1);
+    const families = db.$client
+      .prepare('SELECT count(DISTINCT family_id) AS n FROM oauth_tokens WHERE grant_id = ?')
+      .get(grants[0]?.id) as { n: number };
+    expect(families.n).toBe(10);
   });
 
   it('exchanges of one code: exactly one 200, the rest invalid_grant, and the replay rule applied', async () => {

@@ -54,6 +54,7 @@ function start(): Promise<Gateway> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type Device = { refreshToken: string; accessToken: string };
 
 describe('SIGKILL while issuing tokens, writing audit rows and linking credentials', () => {
   it(`survives ${CYCLES} kills`, async () => {
@@ -92,31 +93,36 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
       }),
     });
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    const { verifier, challenge } = pkce();
-    const code = createAuthorizationCode(db, {
-      clientId,
-      userId: created.user.id,
-      workspaceId,
-      redirectUri: REDIRECT,
-      codeChallenge: challenge,
-      scopes: SCOPES,
-      resource: `${publicUrl}/mcp`,
-    });
-    const first = await fetch(`${gateway.url}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        code_verifier: verifier,
-        client_id: clientId,
-        redirect_uri: REDIRECT,
+    // Two devices of the app (two token families), each refreshing in sequence, as a client does: the
+    // grace window then covers a rotation the server committed but never acknowledged.
+    const authorizeDevice = async () => {
+      const { verifier, challenge } = pkce();
+      const code = createAuthorizationCode(db, {
+        clientId,
+        userId: created.user.id,
+        workspaceId,
+        redirectUri: REDIRECT,
+        codeChallenge: challenge,
+        scopes: SCOPES,
         resource: `${publicUrl}/mcp`,
-      }),
-    });
-    const firstTokens = (await first.json()) as { access_token: string; refresh_token: string };
-    let refreshToken = firstTokens.refresh_token;
-    let bearer = firstTokens.access_token;
+      });
+      const res = await fetch(`${gateway?.url}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          resource: `${publicUrl}/mcp`,
+        }),
+      });
+      const tokens = (await res.json()) as { access_token: string; refresh_token: string };
+      return { refreshToken: tokens.refresh_token, accessToken: tokens.access_token };
+    };
+    const devices = [await authorizeDevice(), await authorizeDevice()];
+    let bearer = devices[0]?.accessToken as string;
 
     const mcp = (token: string, body: unknown) =>
       fetch(`${publicUrl}/mcp`, {
@@ -136,7 +142,7 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
       const interrupted = () => {
         totals.interrupted++;
       };
-      const refreshLoop = async () => {
+      const refreshLoop = async (device: { refreshToken: string }) => {
         while (!stop) {
           try {
             const res = await fetch(`${publicUrl}/token`, {
@@ -144,7 +150,7 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
               headers: { 'content-type': 'application/x-www-form-urlencoded' },
               body: new URLSearchParams({
                 grant_type: 'refresh_token',
-                refresh_token: refreshToken,
+                refresh_token: device.refreshToken,
                 client_id: clientId,
               }),
             });
@@ -155,7 +161,7 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
             };
             // Fully received: the client now relies on this pair.
             expect(res.status, JSON.stringify(body)).toBe(200);
-            refreshToken = body.refresh_token as string;
+            device.refreshToken = body.refresh_token as string;
             bearer = body.access_token as string;
             received.push(bearer);
             totals.refreshes++;
@@ -210,7 +216,13 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
           interrupted();
         }
       };
-      const loops = Promise.all([refreshLoop(), refreshLoop(), toolLoop(), toolLoop(), linkLoop()]);
+      const loops = Promise.all([
+        refreshLoop(devices[0] as Device),
+        refreshLoop(devices[1] as Device),
+        toolLoop(),
+        toolLoop(),
+        linkLoop(),
+      ]);
       await sleep(200 + Math.floor(Math.random() * 600));
       gateway.proc.kill('SIGKILL');
       await gateway.proc.exit();
@@ -231,18 +243,20 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
       }
     }
 
-    // The refresh token the client holds (possibly one whose rotation the server committed but never
+    // The refresh token each device holds (possibly one whose rotation the server committed but never
     // acknowledged: the grace window covers the retry) still refreshes.
-    const last = await fetch(`${publicUrl}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: clientId,
-      }),
-    });
-    expect(last.status).toBe(200);
+    for (const device of devices) {
+      const last = await fetch(`${publicUrl}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: device.refreshToken,
+          client_id: clientId,
+        }),
+      });
+      expect(last.status).toBe(200);
+    }
     expect(totals.refreshes).toBeGreaterThan(CYCLES);
     expect(totals.toolCalls).toBeGreaterThan(CYCLES);
     expect(count(db, "audit_events WHERE kind = 'tool_call'")).toBeGreaterThan(0);

@@ -53,6 +53,7 @@ export function makeGrant(db: Db, userId: string, workspaceId: string, clientId 
     .values({
       tokenHash: hashToken(newToken('access')),
       grantId: id,
+      familyId: id,
       kind: 'access',
       scopes: 'searches:read searches:write',
       createdAt: now,

@@ -1,4 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.js';
 import { workspaces } from './workspaces.js';
 
@@ -30,7 +31,11 @@ export const oauthClients = sqliteTable('oauth_clients', {
   expiresAt: integer('expires_at'),
 });
 
-/** A user's authorization of one client in one workspace; the family all its tokens belong to. */
+/**
+ * A user's authorization of one client in one workspace: one "connected app". At most one live grant
+ * per (user, client, workspace): authorizing the client again updates it (its scopes are the latest
+ * consent) and starts a new token family in it, so other devices' tokens keep working.
+ */
 export const oauthGrants = sqliteTable(
   'oauth_grants',
   {
@@ -55,6 +60,9 @@ export const oauthGrants = sqliteTable(
     index('grants_user_idx').on(t.userId),
     index('grants_client_idx').on(t.clientId),
     index('grants_workspace_idx').on(t.workspaceId),
+    uniqueIndex('grants_live_user_client_workspace_idx')
+      .on(t.userId, t.clientId, t.workspaceId)
+      .where(sql`${t.revokedAt} IS NULL`),
   ],
 );
 
@@ -69,14 +77,18 @@ export const oauthCodes = sqliteTable('oauth_codes', {
     .notNull()
     .references(() => workspaces.id, { onDelete: 'cascade' }),
   redirectUri: text('redirect_uri').notNull(),
+  /** Whether the authorization request named redirect_uri: then /token must repeat it (OAuth 2.1 §4.1.3). */
+  redirectUriSent: integer('redirect_uri_sent', { mode: 'boolean' }).notNull().default(true),
   codeChallenge: text('code_challenge').notNull(),
   scopes: text('scopes').notNull(),
   resource: text('resource').notNull(),
   createdAt: integer('created_at').notNull(),
   expiresAt: integer('expires_at').notNull(),
   usedAt: integer('used_at'),
-  /** The grant the exchange created, revoked if the code is replayed. */
+  /** The grant the exchange created or renewed. */
   grantId: text('grant_id'),
+  /** The token family the exchange started, revoked if the code is replayed (RFC 6749 §4.1.2). */
+  familyId: text('family_id'),
 });
 
 /** Access and refresh tokens, stored as SHA-256 only. */
@@ -87,6 +99,11 @@ export const oauthTokens = sqliteTable(
     grantId: text('grant_id')
       .notNull()
       .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+    /**
+     * The chain of tokens one code exchange started (one device or session): refresh rotation stays in
+     * it, and refresh-token reuse revokes it, not the grant's other families.
+     */
+    familyId: text('family_id').notNull(),
     kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
     /** Access tokens: the scopes this token carries (a refresh may narrow them, RFC 6749 §6). */
     scopes: text('scopes'),
@@ -94,9 +111,18 @@ export const oauthTokens = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     /** Refresh tokens: when it was exchanged for its successor (rotation). */
     rotatedAt: integer('rotated_at'),
+    /**
+     * Refresh tokens: when the one extra pair the grace window allows after rotation was issued (a
+     * client that refreshed twice at once); any further use is reuse.
+     */
+    graceUsedAt: integer('grace_used_at'),
     revokedAt: integer('revoked_at'),
   },
-  (t) => [index('tokens_grant_idx').on(t.grantId), index('tokens_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('tokens_grant_idx').on(t.grantId),
+    index('tokens_family_idx').on(t.familyId),
+    index('tokens_expires_idx').on(t.expiresAt),
+  ],
 );
 
 /** Remembered consent per (user, client, workspace); asked again when the scopes grow. */
@@ -116,3 +142,20 @@ export const consents = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.clientId, t.workspaceId] })],
 );
+
+/**
+ * Consent decisions already taken, by the one-use id of the signed authorization request the consent
+ * form carried: a decision posted again (double click, replayed form) gets the same answer instead of
+ * a second code. The answer (the redirect, which holds the code) is sealed with the server key and
+ * kept only as long as the code lives.
+ */
+export const oauthDecisions = sqliteTable('oauth_decisions', {
+  id: text('id').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The redirect sent back (sealed); null while the first post is still deciding. */
+  answerSealed: text('answer_sealed'),
+  createdAt: integer('created_at').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+});
