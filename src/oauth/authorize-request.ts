@@ -15,6 +15,8 @@ export type AuthorizeCheck =
   | {
       kind: 'ok';
       redirectUri: string;
+      /** Whether the request named redirect_uri (then /token must repeat it, OAuth 2.1 §4.1.3). */
+      redirectUriSent: boolean;
       state: string | null;
       codeChallenge: string;
       scopes: Scope[];
@@ -103,6 +105,7 @@ export function checkAuthorizeRequest(
   return {
     kind: 'ok',
     redirectUri,
+    redirectUriSent: params.has('redirect_uri'),
     state,
     codeChallenge: challenge,
     scopes,

@@ -7,6 +7,8 @@ import type { Scope } from './scopes.js';
 export interface PendingAuthorization {
   clientId: string;
   redirectUri: string;
+  /** Whether the authorization request named redirect_uri; absent (older forms) counts as sent. */
+  redirectUriSent?: boolean;
   codeChallenge: string;
   scopes: Scope[];
   resource: string;

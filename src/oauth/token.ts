@@ -67,14 +67,6 @@ function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, st
       'The authorization code is invalid or was issued to another client.',
     );
   }
-  // OAuth 2.1 §4.1.3: redirect_uri is required here only if the authorization request included it.
-  // A client with exactly one registered URI may omit it there (RFC 6749 §3.1.2.3), and the code does
-  // not record whether it did, so omission is accepted when the code went to that single URI.
-  const redirectUri =
-    form.get('redirect_uri') ??
-    (client.redirectUris.length === 1 && client.redirectUris[0] === row.redirectUri
-      ? row.redirectUri
-      : required(form, 'redirect_uri'));
   if (row.usedAt !== null) {
     // RFC 6749 §4.1.2: a code used twice revokes the tokens it already issued (its family).
     if (row.grantId && row.familyId) {
@@ -88,7 +80,17 @@ function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, st
     throw new OAuthError('invalid_grant', 'The authorization code was already used.');
   }
   if (row.expiresAt <= now) throw new OAuthError('invalid_grant', 'The authorization code has expired.');
-  if (row.redirectUri !== redirectUri) {
+  // OAuth 2.1 §4.1.3: redirect_uri is required, and identical, when the authorization request included
+  // it (the code records whether it did); a client that omitted it there (one registered URI, RFC 6749
+  // §3.1.2.3) may omit it here, and if it sends one anyway it must be the one the code went to.
+  const redirectUri = form.get('redirect_uri');
+  if (redirectUri === undefined && row.redirectUriSent) {
+    throw new OAuthError(
+      'invalid_request',
+      'The parameter redirect_uri is missing: the authorization request sent one, so it must be repeated.',
+    );
+  }
+  if (redirectUri !== undefined && redirectUri !== row.redirectUri) {
     throw new OAuthError(
       'invalid_grant',
       'redirect_uri does not match the one used in the authorization request.',

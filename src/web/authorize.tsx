@@ -87,6 +87,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
           userId: user.id,
           workspaceId: remembered,
           redirectUri: check.redirectUri,
+          redirectUriSent: check.redirectUriSent,
           codeChallenge: check.codeChallenge,
           scopes,
           resource: check.resource,
@@ -98,6 +99,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
     const pending: PendingAuthorization = {
       clientId: client.clientId,
       redirectUri: check.redirectUri,
+      redirectUriSent: check.redirectUriSent,
       codeChallenge: check.codeChallenge,
       scopes: check.scopes,
       resource: check.resource,
@@ -184,6 +186,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
         userId: user.id,
         workspaceId,
         redirectUri: pending.redirectUri,
+        redirectUriSent: pending.redirectUriSent ?? true,
         codeChallenge: pending.codeChallenge,
         scopes,
         resource: pending.resource,

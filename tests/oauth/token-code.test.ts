@@ -315,6 +315,39 @@ describe('redirect_uri at the token endpoint (OAuth 2.1 §4.1.3, RFC 6749 §4.1.
     expect(res.status).toBe(200);
   });
 
+  it('redirect_uri at /token (OAuth 2.1 §4.1.3): sent at /authorize, it is required at /token even with one registered URI', async () => {
+    const single = (await registerClient(server, {}, freshAddress())).client_id;
+    const { code, verifier } = await freshCode({ client: single });
+    const omitted = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: single,
+    });
+    expect(omitted.status).toBe(400);
+    expect(omitted.body.error).toBe('invalid_request');
+    expect(omitted.body.error_description).toMatch(/redirect_uri/);
+    // A malformed request does not spend the code: repeated properly, it is exchanged.
+    const repeated = await exchangeCode(server, { clientId: single, code, verifier });
+    expect(repeated.status).toBe(200);
+  });
+
+  it('redirect_uri at /token (OAuth 2.1 §4.1.3): omitted at /authorize, one sent at /token must be the one the code went to', async () => {
+    const single = (await registerClient(server, {}, freshAddress())).client_id;
+    const p = pkce();
+    const url = new URL(authorizeUrl(server, { clientId: single, challenge: p.challenge }));
+    url.searchParams.delete('redirect_uri');
+    const { decision } = await consent(server, user, url.toString());
+    const code = callbackParams(decision as Response).get('code') as string;
+    const other = await exchangeCode(server, {
+      clientId: single,
+      code,
+      verifier: p.verifier,
+      redirectUri: 'http://localhost:3000/other',
+    });
+    expect(other.body.error).toBe('invalid_grant');
+  });
+
   it('RFC 6749 §4.1.3: a client with several redirect URIs (so it sent one at /authorize) must repeat it → invalid_request', async () => {
     const several = (
       await registerClient(
