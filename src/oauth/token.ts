@@ -97,7 +97,14 @@ function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, st
     );
   }
   if (!verifyPkce(verifier, row.codeChallenge)) {
-    throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
+    // Whoever presents a code with the wrong verifier is not the client that started the flow, or the
+    // client is broken: either way the code is burned (one guess per code; RFC 7636 §4.6 only asks
+    // that the exchange fail), and the real client starts a new authorization.
+    claimCode(deps.db, row.codeHash, now);
+    throw new OAuthError(
+      'invalid_grant',
+      'The code_verifier does not match the code_challenge; the code can no longer be used. Start the authorization again.',
+    );
   }
   const resource = form.get('resource');
   if (resource !== undefined && !sameResource(resource, row.resource)) {

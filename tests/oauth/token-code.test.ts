@@ -158,6 +158,24 @@ describe('the code is single-use, short-lived and bound (RFC 6749 §4.1.2, §10.
     expect(res.body.error).toBe('invalid_grant');
   });
 
+  it('A wrong code_verifier burns the code: the right verifier afterwards is refused, nothing issued', async () => {
+    const { code, verifier } = await freshCode();
+    const before = grantCount();
+    const wrong = await exchangeCode(server, { clientId, code, verifier: pkce().verifier });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe('invalid_grant');
+    const right = await exchangeCode(server, { clientId, code, verifier });
+    expect(right.status).toBe(400);
+    expect(right.body.error).toBe('invalid_grant');
+    expect(right.body).not.toHaveProperty('access_token');
+    expect(grantCount()).toBe(before);
+    const row = server.db.$client
+      .prepare('SELECT used_at, grant_id FROM oauth_codes WHERE code_hash = ?')
+      .get(hashToken(code)) as { used_at: number | null; grant_id: string | null };
+    expect(row.used_at).not.toBeNull();
+    expect(row.grant_id).toBeNull();
+  });
+
   it('RFC 7636 §4.1: a malformed code_verifier (too short) is invalid_grant', async () => {
     const { code } = await freshCode();
     const res = await exchangeCode(server, { clientId, code, verifier: 'abc' });
