@@ -34,6 +34,23 @@ export function rememberedWorkspace(
   return null;
 }
 
+/**
+ * Whether the person has ever consented to this client (in any workspace). Such a client is trusted
+ * with /authorize error redirects (RFC 9700 §4.11.2): the person chose to connect it, so its redirect
+ * URI is not an attacker's open redirector. Pre-registered clients would be trusted too; this server
+ * has none (every client registers itself or is a metadata document anyone can publish).
+ */
+export function hasConsentedTo(db: Db, userId: string, clientId: string): boolean {
+  return (
+    db
+      .select({ userId: consents.userId })
+      .from(consents)
+      .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
+      .limit(1)
+      .get() !== undefined
+  );
+}
+
 export function rememberConsent(
   db: Db,
   userId: string,

@@ -4,7 +4,12 @@ import type { AppEnv } from '../http/env.js';
 import { checkAuthorizeRequest, redirectWith } from '../oauth/authorize-request.js';
 import { findClient, isUrlClientId, touchClient } from '../oauth/clients/repository.js';
 import type { OAuthClient } from '../oauth/clients/types.js';
-import { memberScopeCeiling, rememberConsent, rememberedWorkspace } from '../oauth/consents.js';
+import {
+  hasConsentedTo,
+  memberScopeCeiling,
+  rememberConsent,
+  rememberedWorkspace,
+} from '../oauth/consents.js';
 import { clientLookup, type OAuthDeps } from '../oauth/deps.js';
 import { OAuthError } from '../oauth/errors.js';
 import { createAuthorizationCode } from '../oauth/grants.js';
@@ -56,6 +61,13 @@ export function authorizeRoutes(deps: OAuthDeps) {
     const check = checkAuthorizeRequest(client, params, deps.config.resourceUrl);
     if (check.kind === 'show') return showError(c, check.message);
     if (check.kind === 'redirect') {
+      // RFC 9700 §4.11.2: anyone can register a client (or publish a metadata document) whose redirect
+      // URI is theirs, so an error is sent back only to a client this person has connected before;
+      // otherwise the server would redirect anyone anywhere. Everyone else sees the error here.
+      const user = c.get('user');
+      if (!user || !hasConsentedTo(deps.db, user.id, client.clientId)) {
+        return showError(c, `The app's request cannot be accepted: ${check.description}`);
+      }
       return c.redirect(
         redirectWith(
           check.redirectUri,

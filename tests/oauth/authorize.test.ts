@@ -25,6 +25,8 @@ beforeAll(async () => {
       redirect_uris: ['http://localhost:3000/callback', 'https://app.example.com/cb'],
     })
   ).client_id;
+  // The person has connected this client before, so its errors may go back to it (RFC 9700 §4.11.2).
+  await authorizeCode(server, user, { clientId, challenge: pkce().challenge });
 });
 afterAll(async () => {
   await server?.close();
@@ -175,6 +177,52 @@ describe('loopback redirects (RFC 8252 §7.3, DESIGN §4)', () => {
       redirectUri,
     });
     expect(tokens.status).toBe(200);
+  });
+});
+
+describe('Open redirect (RFC 9700 §4.11.2): errors go back only to clients this person connected before', () => {
+  /** A client anyone could have registered, whose redirect URI is the registrant's own site. */
+  async function strangersClient() {
+    return (await registerClient(server, { redirect_uris: ['https://evil.example/landing'] })).client_id;
+  }
+
+  it('before anyone signed in, an error for a freshly registered client is shown, not redirected', async () => {
+    const stranger = await strangersClient();
+    for (const url of [
+      authorizeUrl(server, { clientId: stranger, redirectUri: 'https://evil.example/landing' }),
+      authorizeUrl(server, {
+        clientId: stranger,
+        challenge,
+        redirectUri: 'https://evil.example/landing',
+        extra: { prompt: 'none' },
+      }),
+      authorizeUrl(server, {
+        clientId: stranger,
+        challenge,
+        redirectUri: 'https://evil.example/landing',
+        responseType: 'token',
+      }),
+    ]) {
+      await expectShown(await browserGet(url), /cannot be accepted/);
+    }
+  });
+
+  it('a signed-in person who never connected that client sees the error too', async () => {
+    const stranger = await strangersClient();
+    const res = await browserGet(
+      authorizeUrl(server, { clientId: stranger, redirectUri: 'https://evil.example/landing' }),
+      user.cookie,
+    );
+    await expectShown(res, /code_challenge is required/);
+  });
+
+  it('once the person has connected the client, its errors go back to it with state and iss', async () => {
+    const known = (await registerClient(server)).client_id;
+    await authorizeCode(server, user, { clientId: known, challenge });
+    const res = await browserGet(authorizeUrl(server, { clientId: known }), user.cookie);
+    expectRedirectedError(res, 'invalid_request');
+    // The same request from a browser where nobody is signed in is not trusted.
+    await expectShown(await browserGet(authorizeUrl(server, { clientId: known })), /cannot be accepted/);
   });
 });
 

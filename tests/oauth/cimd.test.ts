@@ -268,6 +268,21 @@ describe('documents that are refused, with a clear page and nothing issued (CIMD
     expect(row.client_uri).toBeNull();
   });
 
+  it('Open redirect (RFC 9700 §4.11.2): a metadata-document client’s error is shown, not redirected, before anyone signed in', async () => {
+    serve('/stranger.json', json(doc('/stranger.json', { redirect_uris: ['https://evil.example/landing'] })));
+    const res = await browserGet(
+      authorizeUrl(dev, {
+        clientId: url('/stranger.json'),
+        redirectUri: 'https://evil.example/landing',
+        extra: { prompt: 'none' },
+        challenge: pkce().challenge,
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toMatch(/cannot be accepted/);
+  });
+
   it('CIMD §4: a URL that answers 404', async () => {
     await expectRefused('/missing.json', /HTTP 404/);
   });
