@@ -10,6 +10,7 @@ export interface PurgeCounts {
   grants: number;
   sessions: number;
   clients: number;
+  decisions: number;
   auditEvents: number;
 }
 
@@ -19,9 +20,9 @@ export interface PurgeOptions {
 }
 
 /**
- * The periodic clean-up, composed from each part's own purge: expired OAuth codes, tokens, dead grants
- * and idle clients (oauth), expired browser sessions (accounts), audit rows past the retention (audit).
- * It lives apart from those parts so none of them imports another for it.
+ * The periodic clean-up, composed from each part's own purge: expired OAuth codes, tokens, dead grants,
+ * idle clients and consent decisions (oauth), expired browser sessions (accounts), audit rows past the
+ * retention (audit). It lives apart from those parts so none of them imports another for it.
  */
 export function purgeExpired(db: Db, now = Date.now(), options: PurgeOptions = {}): PurgeCounts {
   const oauth = purgeExpiredOAuth(db, now);

@@ -34,6 +34,16 @@ export function rememberedWorkspace(
   return null;
 }
 
+/** Every scope the person has consented to for this client, in any workspace; null when never. */
+export function consentedScopes(db: Db, userId: string, clientId: string): Set<Scope> | null {
+  const rows = db
+    .select({ scopes: consents.scopes })
+    .from(consents)
+    .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
+    .all();
+  return rows.length ? new Set(rows.flatMap((r) => parseScopes(r.scopes))) : null;
+}
+
 /**
  * Whether the person has ever consented to this client (in any workspace). Such a client is trusted
  * with /authorize error redirects (RFC 9700 §4.11.2): the person chose to connect it, so its redirect

@@ -5,6 +5,11 @@ import type { Scope } from './scopes.js';
 
 /** A validated authorization request, as the consent form carries it back. */
 export interface PendingAuthorization {
+  /**
+   * One-use id of this consent form: the first decision posted with it is the only one acted on
+   * (decisions.ts). Forms signed before it existed carry none and are refused as expired.
+   */
+  decisionId?: string;
   clientId: string;
   redirectUri: string;
   /** Whether the authorization request named redirect_uri; absent (older forms) counts as sent. */

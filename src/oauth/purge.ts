@@ -2,6 +2,7 @@ import { and, isNotNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import { deleteInBatches } from '../db/batches.js';
 import type { Db } from '../db/client.js';
 import { oauthClients, oauthCodes, oauthGrants, oauthTokens } from '../db/schema/index.js';
+import { purgeDecisions } from './decisions.js';
 
 /** Rows past their use: kept a day for investigation (a replayed code must still be recognised). */
 export const KEEP_EXPIRED_MS = 24 * 3600 * 1000;
@@ -11,11 +12,14 @@ export interface OAuthPurgeCounts {
   tokens: number;
   grants: number;
   clients: number;
+  /** Consent decisions whose form has expired (decisions.ts). */
+  decisions: number;
 }
 
 /**
- * Deletes expired codes and tokens (a day after their end), grants with no live token, and idle DCR
- * clients without grants (DESIGN.md §4: never a client with live grants).
+ * Deletes expired codes and tokens (a day after their end), grants with no live token, idle DCR
+ * clients without grants (DESIGN.md §4: never a client with live grants), and consent decisions whose
+ * form has expired.
  */
 export function purgeExpiredOAuth(db: Db, now = Date.now()): OAuthPurgeCounts {
   const cutoff = now - KEEP_EXPIRED_MS;
@@ -53,5 +57,6 @@ export function purgeExpiredOAuth(db: Db, now = Date.now()): OAuthPurgeCounts {
     .delete(oauthClients)
     .where(and(lt(oauthClients.expiresAt, now), notInArray(oauthClients.id, clientsWithGrants)))
     .run().changes;
-  return { codes, tokens, grants, clients };
+  const decisions = purgeDecisions(db, now);
+  return { codes, tokens, grants, clients, decisions };
 }

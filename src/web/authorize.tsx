@@ -1,21 +1,29 @@
 import { type Context, Hono } from 'hono';
 import { listWorkspacesForUser } from '../accounts/workspaces.js';
-import type { AppEnv } from '../http/env.js';
+import type { AppEnv, SessionUser } from '../http/env.js';
 import { checkAuthorizeRequest, redirectWith } from '../oauth/authorize-request.js';
 import { findClient, isUrlClientId, touchClient } from '../oauth/clients/repository.js';
 import type { OAuthClient } from '../oauth/clients/types.js';
 import {
+  consentedScopes,
   hasConsentedTo,
   memberScopeCeiling,
   rememberConsent,
   rememberedWorkspace,
 } from '../oauth/consents.js';
+import { decideOnce } from '../oauth/decisions.js';
 import { clientLookup, type OAuthDeps } from '../oauth/deps.js';
 import { OAuthError } from '../oauth/errors.js';
 import { createAuthorizationCode } from '../oauth/grants.js';
-import { type PendingAuthorization, signPending, verifyPending } from '../oauth/pending.js';
+import {
+  PENDING_TTL_SECONDS,
+  type PendingAuthorization,
+  signPending,
+  verifyPending,
+} from '../oauth/pending.js';
 import { isLoopbackRedirect, redirectDisplayHost } from '../oauth/redirect-uris.js';
 import type { Scope } from '../oauth/scopes.js';
+import { newId } from '../security/tokens.js';
 import { AuthorizeErrorPage, ConsentPage } from './consent.js';
 import { csrfField, originCheck, verifyCsrf } from './csrf.js';
 import { privatePage } from './layout.js';
@@ -26,7 +34,7 @@ import { requireUser } from './session.js';
  * GET /authorize → (sign-in) → (link credentials) → consent → POST /authorize/decision → redirect
  * with code, state and iss. Every visit to GET /authorize validates the request from scratch, so the
  * detours through sign-in and the credentials page carry nothing that must be trusted; the consent
- * form carries the validated request signed (pending.ts).
+ * form carries the validated request signed (pending.ts), with a one-use id (decisions.ts).
  */
 export function authorizeRoutes(deps: OAuthDeps) {
   const app = new Hono<AppEnv>();
@@ -83,8 +91,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
     touchClient(deps.db, client);
 
     const workspaces = listWorkspacesForUser(deps.db, user.id);
-    const usable = workspaces.filter((w) => w.hasCredential);
-    if (usable.length === 0) {
+    if (!workspaces.some((w) => w.hasCredential)) {
       // The person needs upstream credentials before any tool can work: link them, then come back.
       const next = `${new URL(c.req.url).pathname}${new URL(c.req.url).search}`;
       return c.redirect(`/account/credentials?${new URLSearchParams({ next, reason: 'connect' })}`, 303);
@@ -109,6 +116,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
     }
 
     const pending: PendingAuthorization = {
+      decisionId: newId(),
       clientId: client.clientId,
       redirectUri: check.redirectUri,
       redirectUriSent: check.redirectUriSent,
@@ -118,26 +126,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
       state: check.state,
       userId: user.id,
     };
-    // Browsers apply form-action to the redirect after the form post, so allow the client's origin.
-    c.header('Content-Security-Policy', consentPolicy(check.redirectUri));
-    return privatePage(
-      c,
-      <ConsentPage
-        signedInAs={user.email}
-        csrf={csrfField(c)}
-        csrfToken={c.get('csrfToken')}
-        clientName={
-          client.clientName ?? (client.kind === 'cimd' ? new URL(client.clientId).host : 'An unnamed app')
-        }
-        verifiedHost={client.kind === 'cimd' ? new URL(client.clientId).host : null}
-        redirectHost={redirectDisplayHost(check.redirectUri)}
-        loopbackOnly={client.redirectUris.every(isLoopbackRedirect)}
-        scopes={check.scopes}
-        workspaces={usable}
-        unlinkedCount={workspaces.length - usable.length}
-        request={await signPending(deps.config, pending)}
-      />,
-    );
+    return consentPage(c, deps, { user, client, pending, request: await signPending(deps.config, pending) });
   });
 
   app.post(
@@ -146,7 +135,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
       showError(c, 'This form was sent from another site and was refused.', 403),
     ),
     async (c) => {
-      const form = await c.req.parseBody();
+      const form = await c.req.parseBody({ all: true });
       const user = c.get('user');
       if (!user)
         return showError(c, 'You were signed out before deciding. Start the connection again from your app.');
@@ -156,58 +145,124 @@ export function authorizeRoutes(deps: OAuthDeps) {
           'This form expired or was not sent by this site. Start again from your app.',
           403,
         );
-      const pending =
-        typeof form.request === 'string' ? await verifyPending(deps.config, form.request) : null;
-      if (!pending || pending.userId !== user.id) {
+      const request = typeof form.request === 'string' ? form.request : null;
+      const pending = request ? await verifyPending(deps.config, request) : null;
+      if (!request || !pending?.decisionId || pending.userId !== user.id) {
         return showError(c, 'This approval page has expired. Start the connection again from your app.');
       }
-      if (form.decision !== 'allow') {
-        deps.logger.info({ clientId: pending.clientId }, 'authorization denied by the user');
-        return c.redirect(
-          redirectWith(
-            pending.redirectUri,
-            { error: 'access_denied', error_description: 'The user denied access.', state: pending.state },
-            issuer,
-          ),
-          303,
-        );
-      }
+      const allow = form.decision === 'allow';
       const workspaceId = typeof form.workspace === 'string' ? form.workspace : '';
-      const workspace = listWorkspacesForUser(deps.db, user.id).find((w) => w.id === workspaceId);
-      if (!workspace?.hasCredential) {
-        return showError(c, 'Choose one of your workspaces that has API credentials linked.');
+      const ticked = new Set([form.scope].flat().filter((v): v is string => typeof v === 'string'));
+      const chosen = pending.scopes.filter((s) => ticked.has(s));
+      if (allow) {
+        const workspace = listWorkspacesForUser(deps.db, user.id).find((w) => w.id === workspaceId);
+        if (!workspace?.hasCredential) {
+          return showError(c, 'Choose one of your workspaces that has API credentials linked.');
+        }
+        if (chosen.length === 0) {
+          // Nothing decided yet: the same form (and its one-use id) is shown again.
+          const client = await findClient(deps.db, pending.clientId, clientLookup(deps, false)).catch(
+            () => null,
+          );
+          if (!client)
+            return showError(c, 'This app is no longer registered here. Start again from your app.');
+          const error = 'Tick at least one permission to allow, or choose Deny.';
+          return consentPage(c, deps, { user, client, pending, request, error }, 400);
+        }
       }
-      const scopes = withinCeiling(deps, workspaceId, user.id, pending.scopes);
-      if (scopes.length === 0) {
-        return c.redirect(
-          redirectWith(
-            pending.redirectUri,
-            {
-              error: 'access_denied',
-              error_description: 'Your workspace role allows none of the requested scopes.',
-              state: pending.state,
-            },
-            issuer,
-          ),
-          303,
+
+      const outcome = decideOnce(
+        deps.db,
+        deps.secrets,
+        { id: pending.decisionId, userId: user.id, expiresAt: Date.now() + PENDING_TTL_SECONDS * 1000 },
+        () => {
+          const refuse = (description: string) =>
+            redirectWith(
+              pending.redirectUri,
+              { error: 'access_denied', error_description: description, state: pending.state },
+              issuer,
+            );
+          if (!allow) {
+            deps.logger.info({ clientId: pending.clientId }, 'authorization denied by the user');
+            return refuse('The user denied access.');
+          }
+          const scopes = withinCeiling(deps, workspaceId, user.id, chosen);
+          if (scopes.length === 0) return refuse('Your workspace role allows none of the requested scopes.');
+          // What the person chose is remembered (a later request within it needs no new consent); the
+          // code carries what their team role allows of it.
+          rememberConsent(deps.db, user.id, pending.clientId, workspaceId, chosen);
+          const code = createAuthorizationCode(deps.db, {
+            clientId: pending.clientId,
+            userId: user.id,
+            workspaceId,
+            redirectUri: pending.redirectUri,
+            redirectUriSent: pending.redirectUriSent ?? true,
+            codeChallenge: pending.codeChallenge,
+            scopes,
+            resource: pending.resource,
+          });
+          return redirectWith(pending.redirectUri, { code, state: pending.state }, issuer);
+        },
+      );
+      if (outcome.kind === 'already-answered') {
+        return showError(
+          c,
+          'You already answered this request. Go back to your app; if it did not connect, start again from the app.',
         );
       }
-      rememberConsent(deps.db, user.id, pending.clientId, workspaceId, pending.scopes);
-      const code = createAuthorizationCode(deps.db, {
-        clientId: pending.clientId,
-        userId: user.id,
-        workspaceId,
-        redirectUri: pending.redirectUri,
-        redirectUriSent: pending.redirectUriSent ?? true,
-        codeChallenge: pending.codeChallenge,
-        scopes,
-        resource: pending.resource,
-      });
       // 303: the browser follows with GET, never re-posting the form (DESIGN.md §4: never 307).
-      return c.redirect(redirectWith(pending.redirectUri, { code, state: pending.state }, issuer), 303);
+      return c.redirect(outcome.location, 303);
     },
   );
   return app;
+}
+
+/** The consent page for a validated request, first shown or shown again with an error. */
+function consentPage(
+  c: Context<AppEnv>,
+  deps: OAuthDeps,
+  props: {
+    user: SessionUser;
+    client: OAuthClient;
+    pending: PendingAuthorization;
+    request: string;
+    error?: string;
+  },
+  status: 200 | 400 = 200,
+) {
+  const { user, client, pending } = props;
+  const workspaces = listWorkspacesForUser(deps.db, user.id);
+  const usable = workspaces.filter((w) => w.hasCredential);
+  const earlier = consentedScopes(deps.db, user.id, client.clientId);
+  const teamLimits = usable.flatMap((w) => {
+    const ceiling = memberScopeCeiling(deps.db, w.id, user.id);
+    const excluded = ceiling ? pending.scopes.filter((s) => !ceiling.has(s)) : [];
+    return excluded.length ? [{ workspace: w.name, excluded }] : [];
+  });
+  // Browsers apply form-action to the redirect after the form post, so allow the client's origin.
+  c.header('Content-Security-Policy', consentPolicy(pending.redirectUri));
+  return privatePage(
+    c,
+    <ConsentPage
+      signedInAs={user.email}
+      csrf={csrfField(c)}
+      csrfToken={c.get('csrfToken')}
+      clientName={
+        client.clientName ?? (client.kind === 'cimd' ? new URL(client.clientId).host : 'An unnamed app')
+      }
+      verifiedHost={client.kind === 'cimd' ? new URL(client.clientId).host : null}
+      redirectHost={redirectDisplayHost(pending.redirectUri)}
+      loopbackOnly={client.redirectUris.every(isLoopbackRedirect)}
+      scopes={pending.scopes}
+      newScopes={earlier ? pending.scopes.filter((s) => !earlier.has(s)) : []}
+      teamLimits={teamLimits}
+      workspaces={usable}
+      unlinkedCount={workspaces.length - usable.length}
+      request={props.request}
+      error={props.error ?? null}
+    />,
+    status,
+  );
 }
 
 /** The requested scopes limited by the member's ceiling in that workspace (team policy). */

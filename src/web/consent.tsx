@@ -12,16 +12,23 @@ export interface ConsentPageProps {
   verifiedHost: string | null;
   redirectHost: string;
   loopbackOnly: boolean;
+  /** The requested scopes: one checkbox each, ticked; the person may untick some. */
   scopes: readonly Scope[];
+  /** Requested scopes the person has not allowed this app before (a step-up asks for these). */
+  newScopes: readonly Scope[];
+  /** Workspaces where the person's team role leaves some requested scopes out. */
+  teamLimits: ReadonlyArray<{ workspace: string; excluded: readonly Scope[] }>;
   workspaces: Array<{ id: string; name: string; kind: string }>;
   request: string;
   /** Workspaces of the user that have no credentials yet, with a link to link them. */
   unlinkedCount: number;
+  /** Why the form is shown again (nothing ticked). */
+  error: string | null;
 }
 
 /**
  * The consent dialog (DESIGN.md §4): who asks, where it sends you back, what it may do in plain
- * words (writes spend credits), and in which workspace.
+ * words (writes spend credits; each a ticked box the person may untick), and in which workspace.
  */
 export function ConsentPage(props: ConsentPageProps) {
   return (
@@ -50,18 +57,33 @@ export function ConsentPage(props: ConsentPageProps) {
           </p>
         ) : null}
       </div>
+      {props.error ? (
+        <div id="consent-error" class="notice error-summary" role="alert">
+          {props.error}
+        </div>
+      ) : null}
       <form method="post" action="/authorize/decision" class="stack">
         {props.csrf}
         <input type="hidden" name="request" value={props.request} />
-        <fieldset class="card">
+        <fieldset class="card" aria-describedby={props.error ? 'consent-error' : undefined}>
           <legend>It will be able to</legend>
-          <ul>
-            {props.scopes.map((scope) => (
-              <li>
-                {SCOPE_DESCRIPTIONS[scope]} <code class="muted">{scope}</code>
-              </li>
-            ))}
-          </ul>
+          {props.scopes.map((scope) => (
+            <label class="check">
+              <input type="checkbox" name="scope" value={scope} checked /> {SCOPE_DESCRIPTIONS[scope]}{' '}
+              <code class="muted">{scope}</code>
+              {props.newScopes.includes(scope) ? (
+                <strong> (new: not allowed to this app before)</strong>
+              ) : null}
+            </label>
+          ))}
+          <p class="hint">Untick what you do not want to allow. The app can ask again later.</p>
+          {props.teamLimits.map((limit) => (
+            <p class="hint">
+              In {limit.workspace}, your team role does not include:{' '}
+              {limit.excluded.map((s) => SCOPE_DESCRIPTIONS[s]).join('; ')}. Those are left out there; a team
+              admin can grant them.
+            </p>
+          ))}
         </fieldset>
         <div class="field">
           <label for="consent-workspace">Workspace</label>

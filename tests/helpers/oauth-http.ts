@@ -114,6 +114,13 @@ export function workspaceOptions(html: string): string[] {
   return [...html.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1] as string);
 }
 
+/** The ticked scope checkboxes of a consent page, as a browser would submit them. */
+export function tickedScopes(html: string): string[] {
+  return [...html.matchAll(/<input type="checkbox" name="scope" value="([^"]+)"[^>]*checked/g)].map(
+    (m) => m[1] as string,
+  );
+}
+
 /**
  * Opens the consent page and answers it. Returns the response of the decision POST (a 303 to the
  * client), or of the GET when it did not show a consent page (remembered consent, errors).
@@ -122,7 +129,13 @@ export async function consent(
   server: TestServer,
   user: SignedInUser,
   url: string,
-  options: { decision?: 'allow' | 'deny'; workspace?: string; tamper?: (form: URLSearchParams) => void } = {},
+  options: {
+    decision?: 'allow' | 'deny';
+    workspace?: string;
+    /** The scopes left ticked (default: as the page ticks them, i.e. all requested). */
+    scopes?: readonly string[];
+    tamper?: (form: URLSearchParams) => void;
+  } = {},
 ): Promise<{ page: Response; html: string; decision: Response | null }> {
   const page = await browserGet(url, user.cookie);
   const html = page.status === 200 ? await page.text() : '';
@@ -134,6 +147,7 @@ export async function consent(
     workspace: options.workspace ?? workspaceOptions(html)[0] ?? '',
     decision: options.decision ?? 'allow',
   });
+  for (const scope of options.scopes ?? tickedScopes(html)) form.append('scope', scope);
   options.tamper?.(form);
   const decision = await fetch(`${server.url}/authorize/decision`, {
     method: 'POST',

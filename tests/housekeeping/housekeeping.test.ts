@@ -163,4 +163,18 @@ describe('expired rows (DESIGN §4, RFC 6749 §4.1.2)', () => {
     };
     expect(left.n).toBe(0);
   });
+
+  it('consent decisions are kept while their form could be posted again, then purged', () => {
+    const now = Date.now();
+    const insert = 'INSERT INTO oauth_decisions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)';
+    sql(insert, 'decision-expired', user.userId, now - 2 * DAY, now - DAY);
+    sql(insert, 'decision-live', user.userId, now, now + 15 * 60_000);
+    const counts = purgeExpired(server.db, now);
+    expect(counts.decisions).toBeGreaterThanOrEqual(1);
+    const ids = (
+      server.db.$client.prepare('SELECT id FROM oauth_decisions').all() as Array<{ id: string }>
+    ).map((r) => r.id);
+    expect(ids).toContain('decision-live');
+    expect(ids).not.toContain('decision-expired');
+  });
 });

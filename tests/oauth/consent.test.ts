@@ -16,6 +16,7 @@ import {
   registerClient,
   type SignedInUser,
   signedInUser,
+  tickedScopes,
   workspaceOptions,
 } from '../helpers/oauth-http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -448,7 +449,13 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     expect(refused.status).toBe(400);
     expect(codeCount(opened.client.client_id)).toBe(0);
     const accepted = await postDecision(
-      { csrf: opened.csrf, request: live, workspace: user.workspaceId, decision: 'allow' },
+      {
+        csrf: opened.csrf,
+        request: live,
+        workspace: user.workspaceId,
+        decision: 'allow',
+        scope: 'searches:read',
+      },
       { cookie: user.cookie },
     );
     expect(accepted.status).toBe(303);
@@ -519,5 +526,170 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     expect([400, 403]).toContain(res.status);
     expect(res.headers.get('location')).toBeNull();
     expect(codeCount(opened.client.client_id)).toBe(0);
+  });
+});
+
+describe('Consent form replay: one-use id, one code', () => {
+  /** The same browser form posted as it was (a double click, a replay). */
+  function repost(opened: Awaited<ReturnType<typeof openConsent>>, decision: 'allow' | 'deny' = 'allow') {
+    return postDecision(
+      {
+        csrf: opened.csrf,
+        request: opened.request,
+        workspace: user.workspaceId,
+        decision,
+        scope: 'searches:read',
+      },
+      { cookie: user.cookie },
+    );
+  }
+
+  it('posting the same decision three times yields one code, and the same redirect each time', async () => {
+    const opened = await openConsent(user);
+    const answers = [await repost(opened), await repost(opened), await repost(opened)];
+    expect(answers.map((r) => r.status)).toEqual([303, 303, 303]);
+    expect(codeCount(opened.client.client_id)).toBe(1);
+    const locations = new Set(answers.map((r) => r.headers.get('location')));
+    expect(locations.size).toBe(1);
+    const code = callbackParams(answers[0] as Response).get('code') as string;
+    const tokens = await exchangeCode(server, {
+      clientId: opened.client.client_id,
+      code,
+      verifier: opened.verifier,
+    });
+    expect(tokens.status).toBe(200);
+  });
+
+  it('the same form posted ten times at once still yields one code', async () => {
+    const opened = await openConsent(user);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => repost(opened)));
+    expect(answers.map((r) => r.status)).toEqual(Array(10).fill(303));
+    expect(new Set(answers.map((r) => r.headers.get('location'))).size).toBe(1);
+    expect(codeCount(opened.client.client_id)).toBe(1);
+  });
+
+  it('a Deny posted again answers the same refusal; an Allow posted after it changes nothing', async () => {
+    const opened = await openConsent(user);
+    const denied = await repost(opened, 'deny');
+    const again = await repost(opened, 'deny');
+    const allowAfter = await repost(opened, 'allow');
+    expect(again.headers.get('location')).toBe(denied.headers.get('location'));
+    expect(allowAfter.headers.get('location')).toBe(denied.headers.get('location'));
+    expect(callbackParams(denied).get('error')).toBe('access_denied');
+    expect(codeCount(opened.client.client_id)).toBe(0);
+  });
+
+  it('once the code’s minute is over, the form posted again is told it was already answered', async () => {
+    const opened = await openConsent(user);
+    expect((await repost(opened)).status).toBe(303);
+    server.db.$client.prepare('UPDATE oauth_decisions SET created_at = created_at - 61000').run();
+    const late = await repost(opened);
+    expect(late.status).toBe(400);
+    expect(late.headers.get('location')).toBeNull();
+    expect(await late.text()).toMatch(/already answered/);
+    expect(codeCount(opened.client.client_id)).toBe(1);
+  });
+
+  it('the stored answer (it holds the code) is sealed, never in plain text', async () => {
+    const opened = await openConsent(user);
+    const res = await repost(opened);
+    const code = callbackParams(res).get('code') as string;
+    const rows = server.db.$client.prepare('SELECT answer_sealed FROM oauth_decisions').all() as Array<{
+      answer_sealed: string;
+    }>;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.answer_sealed).not.toContain(code);
+  });
+});
+
+describe('Choosing permissions on the consent page', () => {
+  it('every requested permission is a ticked checkbox labelled in plain words', async () => {
+    const { html } = await openConsent(user, {}, 'searches:read agent:write');
+    expect(tickedScopes(html)).toEqual(['searches:read', 'agent:write']);
+    expect(html).toContain(SCOPE_DESCRIPTIONS['agent:write']);
+  });
+
+  it('unticked permissions are not granted: the code, the remembered consent and the token carry the ticked ones', async () => {
+    const c = await registerClient(server, {}, freshAddress());
+    const p = pkce();
+    const { decision } = await consent(
+      server,
+      user,
+      authorizeUrl(server, { clientId: c.client_id, challenge: p.challenge }),
+      {
+        scopes: ['searches:read', 'agent:read'],
+      },
+    );
+    const code = callbackParams(decision as Response).get('code') as string;
+    const tokens = await exchangeCode(server, { clientId: c.client_id, code, verifier: p.verifier });
+    expect(tokens.body.scope).toBe('searches:read agent:read');
+    const remembered = server.db.$client
+      .prepare('SELECT scopes FROM consents WHERE user_id = ? AND client_id = ?')
+      .get(user.userId, c.client_id) as { scopes: string };
+    expect(remembered.scopes).toBe('searches:read agent:read');
+    // Asking again for all six is a new question: the page is shown.
+    const again = await browserGet(
+      authorizeUrl(server, { clientId: c.client_id, challenge: pkce().challenge }),
+      user.cookie,
+    );
+    expect(again.status).toBe(200);
+  });
+
+  it('nothing ticked: the page is shown again with a message, the form still usable', async () => {
+    const opened = await openConsent(user);
+    const empty = await postDecision(
+      { csrf: opened.csrf, request: opened.request, workspace: user.workspaceId, decision: 'allow' },
+      { cookie: user.cookie },
+    );
+    expect(empty.status).toBe(400);
+    const html = await empty.text();
+    expect(html).toMatch(/Tick at least one permission/);
+    expect(hiddenField(html, 'request')).toBe(opened.request);
+    expect(codeCount(opened.client.client_id)).toBe(0);
+    const ticked = await postDecision(
+      {
+        csrf: opened.csrf,
+        request: opened.request,
+        workspace: user.workspaceId,
+        decision: 'allow',
+        scope: 'agent:read',
+      },
+      { cookie: user.cookie },
+    );
+    expect(ticked.status).toBe(303);
+    expect(codeCount(opened.client.client_id)).toBe(1);
+  });
+
+  it('a re-authorization asking for more lists every permission ticked and marks the ones not allowed before', async () => {
+    const c = await registerClient(server, {}, freshAddress());
+    await authorizeCode(server, user, {
+      clientId: c.client_id,
+      challenge: pkce().challenge,
+      scope: 'searches:read',
+    });
+    const res = await browserGet(
+      authorizeUrl(server, {
+        clientId: c.client_id,
+        challenge: pkce().challenge,
+        scope: 'searches:read searches:write',
+      }),
+      user.cookie,
+    );
+    const html = await res.text();
+    expect(tickedScopes(html)).toEqual(['searches:read', 'searches:write']);
+    expect(html.match(/\(new: not allowed to this app before\)/g)).toHaveLength(1);
+    expect(html).toMatch(/searches:write<\/code>\s*<strong> \(new/);
+  });
+
+  it('says which requested permissions a team role leaves out, and that a team admin can grant them', async () => {
+    const member = await signedInUser(server);
+    const team = addTeamWorkspace(member, 'Read Only Team');
+    server.db.$client
+      .prepare('UPDATE workspace_members SET role = ?, max_scopes = ? WHERE workspace_id = ? AND user_id = ?')
+      .run('member', 'searches:read agent:read', team, member.userId);
+    const { html } = await openConsent(member);
+    expect(html).toMatch(/In Read Only Team, your team role does not include:/);
+    expect(html).toContain(SCOPE_DESCRIPTIONS['searches:write']);
+    expect(html).toMatch(/a team admin can grant them/);
   });
 });
