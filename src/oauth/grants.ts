@@ -3,18 +3,20 @@ import { recordAudit } from '../audit/record.js';
 import type { Db } from '../db/client.js';
 import { oauthCodes, oauthGrants, oauthTokens } from '../db/schema/index.js';
 import { hashToken, newId, newToken } from '../security/tokens.js';
-import { formatScopes, type Scope } from './scopes.js';
+import { formatScopes, parseScopes, type Scope } from './scopes.js';
 
 /**
  * Grants and token families (DESIGN.md §4).
  *
  * A grant is one "connected app": a person's authorization of one client in one workspace, at most one
- * live grant per (user, client, workspace) (a partial unique index). Its scopes are the person's latest
- * consent, for every device of that app. A token family is what one code exchange starts (one device,
- * one session): the chain of its rotated refresh tokens and their access tokens. Authorizing the client
- * again (another device, a step-up to more scopes) renews the grant and starts a new family beside the
- * others; refresh-token reuse and code replay revoke only the family concerned; revoking the connected
- * app (account page, admin, CLI) revokes the grant and every family in it.
+ * live grant per (user, client, workspace) (a partial unique index). A token family is what one code
+ * exchange starts (one device, one session): the chain of its rotated refresh tokens and their access
+ * tokens, all bound to the scopes of that authorization. Authorizing the client again (another device,
+ * a step-up to more scopes) renews the grant, whose scopes become the union of what the app was
+ * allowed, and starts a new family beside the others, which it neither revokes, narrows nor widens.
+ * Refresh-token reuse and code replay revoke only the family concerned; revoking the connected app
+ * (account page, admin, CLI) revokes the grant and every family in it. A team admin's scope ceiling
+ * applies to every family at once (bearer.ts).
  */
 
 /** Lifetimes (DESIGN.md §4). */
@@ -88,11 +90,14 @@ export function claimCode(db: Db, codeHash: string, now = Date.now()): boolean {
   );
 }
 
-/** A new access token (carrying `scopes`, which may be narrower than the grant's) and refresh token. */
+/**
+ * A new pair in a family: the refresh token carries the family's scopes (RFC 6749 §6: a successor keeps
+ * its predecessor's scope), the access token `accessScopes`, which a refresh may narrow.
+ */
 export function mintPair(
   db: Runner,
-  family: { grantId: string; familyId: string },
-  scopes: string,
+  family: { grantId: string; familyId: string; scopes: string },
+  accessScopes: string,
   accessTtlMs: number,
   now: number,
 ): IssuedTokens {
@@ -102,16 +107,19 @@ export function mintPair(
     .values([
       {
         tokenHash: hashToken(access),
-        ...family,
+        grantId: family.grantId,
+        familyId: family.familyId,
         kind: 'access',
-        scopes,
+        scopes: accessScopes,
         createdAt: now,
         expiresAt: now + accessTtlMs,
       },
       {
         tokenHash: hashToken(refresh),
-        ...family,
+        grantId: family.grantId,
+        familyId: family.familyId,
         kind: 'refresh',
+        scopes: family.scopes,
         createdAt: now,
         expiresAt: now + REFRESH_TTL_MS,
       },
@@ -122,15 +130,16 @@ export function mintPair(
     token_type: 'Bearer',
     expires_in: Math.floor(accessTtlMs / 1000),
     refresh_token: refresh,
-    scope: scopes,
+    scope: accessScopes,
   };
 }
 
 /**
- * Exchanges a claimed code for tokens: the (user, client, workspace) grant is created, or renewed with
- * the code's scopes when it is already live, and a new token family starts in it. One statement
- * decides which (INSERT … ON CONFLICT on the partial unique index), so two devices authorizing at the
- * same moment share one grant on any number of instances.
+ * Exchanges a claimed code for tokens: the (user, client, workspace) grant is created, or renewed when
+ * it is already live (its scopes become the union with the code's), and a new token family starts in
+ * it with the code's scopes. One statement decides which (INSERT … ON CONFLICT on the partial unique
+ * index, which also locks the row for the union), so two devices authorizing at the same moment share
+ * one grant on any number of instances.
  */
 export function issueGrantForCode(
   db: Db,
@@ -154,10 +163,14 @@ export function issueGrantForCode(
       .onConflictDoUpdate({
         target: [oauthGrants.userId, oauthGrants.clientId, oauthGrants.workspaceId],
         targetWhere: sql`${oauthGrants.revokedAt} IS NULL`,
-        set: { scopes: code.scopes, resource: code.resource },
+        set: { resource: code.resource },
       })
-      .returning({ id: oauthGrants.id })
+      .returning({ id: oauthGrants.id, scopes: oauthGrants.scopes })
       .get();
+    const union = formatScopes([...parseScopes(grant.scopes), ...parseScopes(code.scopes)]);
+    if (union !== grant.scopes) {
+      tx.update(oauthGrants).set({ scopes: union }).where(eq(oauthGrants.id, grant.id)).run();
+    }
     const familyId = newId();
     tx.update(oauthCodes)
       .set({ grantId: grant.id, familyId })
@@ -174,7 +187,7 @@ export function issueGrantForCode(
       },
       now,
     );
-    return mintPair(tx, { grantId: grant.id, familyId }, code.scopes, accessTtlMs, now);
+    return mintPair(tx, { grantId: grant.id, familyId, scopes: code.scopes }, code.scopes, accessTtlMs, now);
   });
 }
 

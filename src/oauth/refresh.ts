@@ -61,8 +61,7 @@ function claimUse(db: Db, tokenHash: string, now: number): boolean {
  * Refresh-token rotation with reuse detection (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2): every use returns
  * a new refresh token; a third use of one token, or a second one after the grace window, is treated as
  * theft and its family is revoked (the grant's other families, other devices, are not). Scopes are the
- * grant's (its latest consent), narrowed if the client asks (RFC 6749 §6). Runs as one IMMEDIATE
- * transaction on SQLite.
+ * family's, narrowed if the client asks (RFC 6749 §6). Runs as one IMMEDIATE transaction on SQLite.
  */
 export function refreshGrant(
   db: Db,
@@ -79,22 +78,22 @@ export function refreshGrant(
     if (grant.clientId !== clientId) return { ok: false, reason: 'client_mismatch' };
     if (grant.revokedAt || token.revokedAt) return { ok: false, reason: 'revoked' };
     if (token.expiresAt <= now) return { ok: false, reason: 'expired' };
-    // RFC 6749 §6: a refresh may narrow the scope, never widen it.
-    const granted = new Set(parseScopes(grant.scopes));
-    let scopes = grant.scopes;
+    // The family's scopes (refresh tokens minted before families carried them: the grant's). RFC 6749
+    // §6: a refresh may narrow the access token's scope, never widen it; the refresh token keeps it.
+    const familyScopes = token.scopes ?? grant.scopes;
+    const granted = new Set(parseScopes(familyScopes));
+    let scopes = familyScopes;
     if (requestedScope !== undefined) {
       const asked = parseScopes(requestedScope);
       if (asked.some((s) => !granted.has(s))) return { ok: false, reason: 'scope' };
       if (asked.length) scopes = formatScopes(asked);
     }
+    const family = { grantId: grant.id, familyId: token.familyId, scopes: familyScopes };
     if (!claimUse(db, token.tokenHash, now)) {
-      revokeFamily(db, { grantId: grant.id, familyId: token.familyId }, 'refresh_token_reuse', now);
+      revokeFamily(db, family, 'refresh_token_reuse', now);
       return { ok: false, reason: 'reused' };
     }
-    return {
-      ok: true,
-      tokens: mintPair(db, { grantId: grant.id, familyId: token.familyId }, scopes, accessTtlMs, now),
-    };
+    return { ok: true, tokens: mintPair(db, family, scopes, accessTtlMs, now) };
   });
   return run.immediate();
 }

@@ -67,6 +67,11 @@ describe('migration to one connected app per (user, client, workspace)', () => {
       token.run(hash, grantId);
     sql
       .prepare(
+        "INSERT INTO oauth_tokens (token_hash, grant_id, kind, scopes, created_at, expires_at) VALUES ('t-old-refresh', 'g-old', 'refresh', NULL, 1, 9999999999999)",
+      )
+      .run();
+    sql
+      .prepare(
         "INSERT INTO oauth_codes (code_hash, client_id, user_id, workspace_id, redirect_uri, code_challenge, scopes, resource, created_at, expires_at, used_at, grant_id) VALUES ('code-old', 'c1', 'u1', 'w1', 'http://localhost/cb', 'x', 'searches:read', 'r', 1, 2, 1, 'g-old')",
       )
       .run();
@@ -93,13 +98,30 @@ describe('migration to one connected app per (user, client, workspace)', () => {
       { id: 'g-other-client', scopes: 'agent:read', revoked_at: null, revoked_reason: null },
     ]);
     const tokens = sql
-      .prepare('SELECT token_hash, grant_id, family_id, revoked_at FROM oauth_tokens ORDER BY token_hash')
+      .prepare(
+        'SELECT token_hash, grant_id, family_id, scopes, revoked_at FROM oauth_tokens ORDER BY token_hash',
+      )
       .all();
+    const access = 'searches:read';
     expect(tokens).toEqual([
-      { token_hash: 't-dead', grant_id: 'g-dead', family_id: 'g-dead', revoked_at: null },
-      { token_hash: 't-new', grant_id: 'g-new', family_id: 'g-new', revoked_at: null },
-      { token_hash: 't-old', grant_id: 'g-new', family_id: 'g-old', revoked_at: null },
-      { token_hash: 't-other', grant_id: 'g-other-client', family_id: 'g-other-client', revoked_at: null },
+      { token_hash: 't-dead', grant_id: 'g-dead', family_id: 'g-dead', scopes: access, revoked_at: null },
+      { token_hash: 't-new', grant_id: 'g-new', family_id: 'g-new', scopes: access, revoked_at: null },
+      { token_hash: 't-old', grant_id: 'g-new', family_id: 'g-old', scopes: access, revoked_at: null },
+      // A refresh token keeps what its own authorization allowed, not the merged union.
+      {
+        token_hash: 't-old-refresh',
+        grant_id: 'g-new',
+        family_id: 'g-old',
+        scopes: 'searches:read agent:write',
+        revoked_at: null,
+      },
+      {
+        token_hash: 't-other',
+        grant_id: 'g-other-client',
+        family_id: 'g-other-client',
+        scopes: access,
+        revoked_at: null,
+      },
     ]);
     expect(sql.prepare('SELECT grant_id, family_id, redirect_uri_sent FROM oauth_codes').get()).toEqual({
       grant_id: 'g-new',

@@ -75,6 +75,23 @@ describe('One connected-app row per (person, client, workspace)', () => {
     }
   });
 
+  it('each device keeps the permissions of its own authorization; the app lists the union', async () => {
+    const app = await newApp();
+    const full = await grantForClient(server, user, app.clientId);
+    // Another device of the same app asks for less (consent is remembered, no page): nothing narrows.
+    const narrow = await grantForClient(server, user, app.clientId, { scope: 'searches:read' });
+    expect(narrow.scope).toBe('searches:read');
+    expect(liveGrants(app.clientId).map((g) => g.scopes)).toEqual([
+      'searches:read searches:write agent:read agent:write account:read account:write',
+    ]);
+    const refreshed = await refresh(app.clientId, full.refreshToken);
+    expect(refreshed.body.scope).toBe(
+      'searches:read searches:write agent:read agent:write account:read account:write',
+    );
+    const narrowRefreshed = await refresh(app.clientId, narrow.refreshToken);
+    expect(narrowRefreshed.body.scope).toBe('searches:read');
+  });
+
   it('devices authorizing at the same moment share one grant (one statement decides), each with its own family', async () => {
     const app = await newApp();
     await grantForClient(server, user, app.clientId); // consent once; the codes below are remembered

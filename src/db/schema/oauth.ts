@@ -33,8 +33,8 @@ export const oauthClients = sqliteTable('oauth_clients', {
 
 /**
  * A user's authorization of one client in one workspace: one "connected app". At most one live grant
- * per (user, client, workspace): authorizing the client again updates it (its scopes are the latest
- * consent) and starts a new token family in it, so other devices' tokens keep working.
+ * per (user, client, workspace): authorizing the client again renews it (its scopes: the union of what
+ * the app was allowed) and starts a new token family in it, so other devices' tokens keep working.
  */
 export const oauthGrants = sqliteTable(
   'oauth_grants',
@@ -105,7 +105,10 @@ export const oauthTokens = sqliteTable(
      */
     familyId: text('family_id').notNull(),
     kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
-    /** Access tokens: the scopes this token carries (a refresh may narrow them, RFC 6749 §6). */
+    /**
+     * The scopes the token carries: a refresh token its family's, an access token those or fewer (a
+     * refresh may narrow them, RFC 6749 §6).
+     */
     scopes: text('scopes'),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
