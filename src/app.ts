@@ -100,7 +100,10 @@ export function createApp(deps: AppDeps): App {
       ...deps.mcpOptions,
     },
   );
-  app.route('/', mcpRoutes({ config, db, secrets: deps.secrets, handler: mcp, requiredScopeForTool }));
+  app.route(
+    '/',
+    mcpRoutes({ config, db, logger, secrets: deps.secrets, handler: mcp, requiredScopeForTool }),
+  );
 
   app.route(
     '/',

@@ -1,15 +1,18 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { defaultUpstreamUserId } from '../accounts/credentials.js';
+import { recordAudit } from '../audit/record.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import {
+  auditEvents,
   oauthGrants,
   oauthTokens,
   upstreamCredentials,
   workspaceMembers,
   workspaces,
 } from '../db/schema/index.js';
-import { parseScopes } from '../oauth/scopes.js';
+import { revokeGrant } from '../oauth/grants.js';
+import { parseScopes, type Scope } from '../oauth/scopes.js';
 import { oncePer } from '../once-per.js';
 import type { SecretBox } from '../security/secrets.js';
 import { hashToken } from '../security/tokens.js';
@@ -17,6 +20,8 @@ import type { Caller } from './caller.js';
 
 /** last_used_at is written at most this often per grant, so a busy client costs no write per call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** A removed member's app refused again within this long is not audited again. */
+const REFUSAL_AUDIT_INTERVAL_MS = 60_000;
 /** Opaque access tokens are prefix + 43 base64url characters; anything far off is not worth a lookup. */
 const MAX_TOKEN_LENGTH = 200;
 
@@ -35,6 +40,7 @@ function buildLookup(db: Db) {
       grantScopes: oauthGrants.scopes,
       resource: oauthGrants.resource,
       grantRevokedAt: oauthGrants.revokedAt,
+      grantRevokedReason: oauthGrants.revokedReason,
       lastUsedAt: oauthGrants.lastUsedAt,
       member: workspaceMembers.userId,
       memberUpstreamUserId: workspaceMembers.upstreamUserId,
@@ -60,7 +66,23 @@ function buildLookup(db: Db) {
 }
 const lookup = oncePer(buildLookup);
 
-export type BearerResult = { ok: true; caller: Caller; expiresAt: number } | { ok: false; reason: string };
+export type BearerResult =
+  | {
+      ok: true;
+      caller: Caller;
+      expiresAt: number;
+      /**
+       * The member's scope ceiling (team policy), null for none. A scope outside it is one no
+       * re-authorization can grant: /mcp answers such a call with a tool error, not a step-up 403.
+       */
+      ceiling: ReadonlySet<Scope> | null;
+    }
+  | { ok: false; reason: string };
+
+/** Revocation reasons that mean the person's membership of the grant's workspace ended. */
+const MEMBERSHIP_ENDED = new Set(['member_removed', 'member_left']);
+const NOT_A_MEMBER =
+  'You are no longer a member of the workspace this app was connected to. Connect the app again and choose one of your workspaces.';
 
 /**
  * Resolves an access token to its caller in one indexed query: token → grant → membership →
@@ -77,23 +99,29 @@ export function verifyAccessToken(
   if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'The access token is malformed.' };
   const row = lookup(db).get({ tokenHash: hashToken(token) });
   if (row?.kind !== 'access') return { ok: false, reason: 'The access token is not valid.' };
+  if (row.grantRevokedReason !== null && MEMBERSHIP_ENDED.has(row.grantRevokedReason)) {
+    recordRemovedMemberRefusal(db, row, now);
+    return { ok: false, reason: NOT_A_MEMBER };
+  }
   if (row.tokenRevokedAt !== null || row.grantRevokedAt !== null)
     return { ok: false, reason: 'The access token was revoked.' };
   if (row.expiresAt <= now) return { ok: false, reason: 'The access token has expired.' };
   if (row.resource !== config.resourceUrl)
     return { ok: false, reason: 'The access token was issued for another resource.' };
-  if (row.member === null || row.memberRole === null)
-    return { ok: false, reason: 'You are no longer a member of the workspace this app was connected to.' };
+  if (row.member === null || row.memberRole === null) {
+    // The membership ended some way that left the grant live: it ends now, as removal would end it.
+    revokeGrant(db, row.grantId, 'member_removed', now);
+    recordRemovedMemberRefusal(db, row, now);
+    return { ok: false, reason: NOT_A_MEMBER };
+  }
 
   if (row.lastUsedAt === null || now - row.lastUsedAt > LAST_USED_RESOLUTION_MS) {
     db.update(oauthGrants).set({ lastUsedAt: now }).where(eq(oauthGrants.id, row.grantId)).run();
   }
   // A member's ceiling lowered after the grant takes effect now, not at the next sign-in.
+  const ceiling = row.memberMaxScopes === null ? null : new Set(parseScopes(row.memberMaxScopes));
   let scopes = parseScopes(row.tokenScopes ?? row.grantScopes);
-  if (row.memberMaxScopes !== null) {
-    const ceiling = new Set(parseScopes(row.memberMaxScopes));
-    scopes = scopes.filter((s) => ceiling.has(s));
-  }
+  if (ceiling) scopes = scopes.filter((s) => ceiling.has(s));
   // Decrypted on first use only: tools/list, initialize and pings never need the upstream token, and
   // an AES-GCM open is a tenth of such a request's CPU.
   const { tokenCiphertext, workspaceId } = row;
@@ -102,6 +130,7 @@ export function verifyAccessToken(
   return {
     ok: true,
     expiresAt: row.expiresAt,
+    ceiling,
     caller: {
       grantId: row.grantId,
       userId: row.userId,
@@ -121,4 +150,43 @@ export function verifyAccessToken(
       },
     },
   };
+}
+
+/**
+ * An audit event for a removed member's app knocking (DESIGN.md §4: every refusal is audited), at most
+ * one a minute per person and app, so a client retrying in a loop cannot fill the trail (the check
+ * reads the trail through its (user, at) index; two instances racing may both write, which is harmless).
+ */
+function recordRemovedMemberRefusal(
+  db: Db,
+  row: { userId: string; workspaceId: string; clientId: string },
+  now: number,
+): void {
+  const recent = db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.userId, row.userId),
+        gt(auditEvents.at, now - REFUSAL_AUDIT_INTERVAL_MS),
+        eq(auditEvents.kind, 'access_refused'),
+        eq(auditEvents.clientId, row.clientId),
+        eq(auditEvents.workspaceId, row.workspaceId),
+      ),
+    )
+    .limit(1)
+    .get();
+  if (recent) return;
+  recordAudit(
+    db,
+    {
+      kind: 'access_refused',
+      workspaceId: row.workspaceId,
+      userId: row.userId,
+      clientId: row.clientId,
+      status: 'refused',
+      detail: { reason: 'member_removed' },
+    },
+    now,
+  );
 }

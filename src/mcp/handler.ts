@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AuthInfo,
+  type CallToolResult,
   createMcpHandler,
   type McpRequestContext,
   McpServer,
@@ -154,7 +155,11 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       const target = toolCallTarget(opts.parsedBody);
       const tool = target === null ? undefined : single.get(target);
       const scope = target === null ? undefined : requiredScopeForTool(target);
-      if (tool && scope && authInfo.scopes.includes(scope)) plans.set(authInfo, tool);
+      // A call the route refused (scope beyond the member's ceiling) is answered by the SDK like any
+      // tool result, in the client's protocol revision, without running the tool.
+      const refusal = (opts.authInfo.extra as { refusal?: CallToolResult } | undefined)?.refusal;
+      if (tool?.[0] && refusal) plans.set(authInfo, [{ ...tool[0], handler: async () => refusal }]);
+      else if (tool && scope && authInfo.scopes.includes(scope)) plans.set(authInfo, tool);
       const response = await handler.fetch(request, { authInfo, parsedBody: opts.parsedBody });
       return cacheable ? listCache.capture(cacheable.key, cacheable.id, response) : response;
     },

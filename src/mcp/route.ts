@@ -1,12 +1,16 @@
 import { Hono } from 'hono';
+import { toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { AppEnv } from '../http/env.js';
+import type { Logger } from '../logger.js';
+import { metrics } from '../metrics/index.js';
 import { resourceMetadataUrl } from '../oauth/metadata.js';
 import { formatScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import type { SecretBox } from '../security/secrets.js';
 import { verifyAccessToken } from './authenticate.js';
 import type { Caller } from './caller.js';
+import { beyondCeilingResult, checkScopes, type ToolRefusal } from './scope-check.js';
 
 /** The MCP handler the route hands authenticated requests to (SDK v2 `createMcpHandler` underneath). */
 export interface McpRequestHandler {
@@ -19,13 +23,15 @@ export interface McpAuthInfo {
   scopes: string[];
   expiresAt?: number;
   resource?: URL;
-  extra: { caller: Caller };
+  /** refusal: the tools/call is answered with this result instead of running the tool. */
+  extra: { caller: Caller; refusal?: ToolRefusal };
 }
 
 export interface McpRouteDeps {
   config: Config;
   db: Db;
   secrets: SecretBox;
+  logger: Logger;
   handler: McpRequestHandler;
   /** The scope a tools/call needs, by tool name; undefined for unknown tools (the handler answers). */
   requiredScopeForTool(name: string): Scope | undefined;
@@ -41,6 +47,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
   const allowedOrigins = new Set([new URL(config.publicUrl).origin, ...config.allowedOrigins]);
   const metadataUrl = resourceMetadataUrl(config);
   const allScopes = formatScopes(SCOPES);
+  const audit = toolCallAuditor(deps.db, deps.logger);
 
   const challenge = (params: Record<string, string>) =>
     `Bearer ${Object.entries({ resource_metadata: metadataUrl, ...params })
@@ -92,6 +99,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
     const { caller } = verified;
 
     let parsedBody: unknown;
+    let refusal: ToolRefusal | undefined;
     const isJson = /^application\/json\b/i.test(c.req.header('content-type') ?? '');
     if (isJson) {
       try {
@@ -99,20 +107,34 @@ export function mcpRoutes(deps: McpRouteDeps) {
       } catch {
         return c.json(jsonRpcError(-32700, 'Parse error: the body is not valid JSON.'), 400);
       }
-      const needed = neededScopes(parsedBody, deps.requiredScopeForTool).filter(
-        (s) => !caller.scopes.includes(s),
-      );
-      if (needed.length) {
-        // MCP authorization "Scope Challenge Handling": name what the client has plus what it needs.
-        const union = formatScopes([...caller.scopes, ...needed]);
+      const verdict = checkScopes(parsedBody, caller.scopes, verified.ceiling, deps.requiredScopeForTool);
+      if (verdict.kind === 'beyond-ceiling') {
+        metrics.toolCalls.labels(verdict.tool, 'refused').inc();
+        audit({
+          userId: caller.userId,
+          workspaceId: caller.workspaceId,
+          clientId: caller.clientId,
+          tool: verdict.tool,
+          status: 'refused',
+          durationMs: 0,
+          detail: { reason: 'scope_ceiling', scope: verdict.scope },
+        });
+        refusal = beyondCeilingResult(verdict);
+      }
+      if (verdict.kind === 'step-up') {
+        // MCP authorization "Scope Challenge Handling": the scopes this operation needs, plus those
+        // already granted (2025-11-25 clients replace their scope with the challenge's; 2026-07-28
+        // clients add it to theirs, and a superset does them no harm).
+        const needed = verdict.missing.join(' ');
+        const union = formatScopes([...caller.scopes, ...verdict.missing]);
         return c.json(
-          jsonRpcError(-32003, `This call needs the scope ${needed.join(' ')}, which was not granted.`),
+          jsonRpcError(-32003, `This call needs the scope ${needed}, which was not granted.`),
           403,
           {
             'WWW-Authenticate': challenge({
               error: 'insufficient_scope',
               scope: union,
-              error_description: `needs ${needed.join(' ')}`,
+              error_description: `needs ${needed}`,
             }),
           },
         );
@@ -125,23 +147,9 @@ export function mcpRoutes(deps: McpRouteDeps) {
       scopes: [...caller.scopes],
       expiresAt: Math.floor(verified.expiresAt / 1000),
       resource: new URL(config.resourceUrl),
-      extra: { caller },
+      extra: refusal ? { caller, refusal } : { caller },
     };
     return deps.handler.fetch(c.req.raw, isJson ? { authInfo, parsedBody } : { authInfo });
   });
   return app;
-}
-
-/** Scopes the JSON-RPC message (or batch) needs: only tools/call names a tool with a scope. */
-function neededScopes(body: unknown, requiredScopeForTool: (name: string) => Scope | undefined): Scope[] {
-  const messages = Array.isArray(body) ? body : [body];
-  const needed: Scope[] = [];
-  for (const message of messages) {
-    if (!message || typeof message !== 'object') continue;
-    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
-    if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
-    const scope = requiredScopeForTool(params.name);
-    if (scope && !needed.includes(scope)) needed.push(scope);
-  }
-  return needed;
 }

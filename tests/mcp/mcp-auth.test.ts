@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
+import { createLogger } from '../../src/logger.js';
 import { mcpRoutes } from '../../src/mcp/route.js';
 import { SCOPES, type Scope } from '../../src/oauth/scopes.js';
 import { hashToken } from '../../src/security/tokens.js';
+import { createTeam, removeMember } from '../../src/teams/teams.js';
 import {
+  authorizeCode,
+  exchangeCode,
   freshAddress,
   grantForClient,
   INITIALIZE,
   mcpPost,
+  pkce,
   registerClient,
   revokeRequest,
   type SignedInUser,
@@ -111,8 +117,66 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
       .prepare('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?')
       .run(member.workspaceId, member.userId);
     await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
+    // A membership that ended without its grants being revoked: the grant ends now, with the reason.
+    const grant = server.db.$client
+      .prepare('SELECT revoked_at, revoked_reason FROM oauth_grants WHERE user_id = ? AND client_id = ?')
+      .get(member.userId, clientId) as { revoked_at: number | null; revoked_reason: string | null };
+    expect(grant.revoked_at).not.toBeNull();
+    expect(grant.revoked_reason).toBe('member_removed');
+    expect(accessRefusals(member.userId)).toEqual([
+      { status: 'refused', detail: '{"reason":"member_removed"}' },
+    ]);
+  });
+
+  it('Removed member: the app is refused with 401 saying why, and the refusal is an audit event with the reason (once a minute, however often it retries)', async () => {
+    const owner = await signedInUser(server);
+    const member = await signedInUser(server);
+    const teamId = ok(createTeam(server.db, owner.userId, 'Refusal Audit Team'));
+    server.db.$client
+      .prepare('INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)')
+      .run(teamId, member.userId, 'member', Date.now());
+    saveUpstreamCredential(server.db, server.secrets, {
+      workspaceId: teamId,
+      linkedBy: owner.userId,
+      token: 'team-upstream-token',
+      upstreamUserId: 'team',
+      verifiedAt: Date.now(),
+    });
+    const p = pkce();
+    const { code } = await authorizeCode(
+      server,
+      member,
+      { clientId, challenge: p.challenge },
+      { workspace: teamId },
+    );
+    const tokens = await exchangeCode(server, { clientId, code, verifier: p.verifier });
+    const access = tokens.body.access_token as string;
+    expect((await mcpPost(server, access, INITIALIZE)).status).toBe(200);
+
+    ok(removeMember(server.db, teamId, owner.userId, member.userId));
+    for (let i = 0; i < 3; i++) {
+      const res = await mcpPost(server, access, INITIALIZE);
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+        /no longer a member of the workspace this app was connected to/,
+      );
+    }
+    expect(accessRefusals(member.userId)).toEqual([
+      { status: 'refused', detail: '{"reason":"member_removed"}' },
+    ]);
   });
 });
+
+function accessRefusals(userId: string) {
+  return server.db.$client
+    .prepare("SELECT status, detail FROM audit_events WHERE kind = 'access_refused' AND user_id = ?")
+    .all(userId);
+}
+
+function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T {
+  if (!outcome.ok) throw new Error(outcome.message);
+  return outcome.value;
+}
 
 describe('/mcp transport rules (MCP Streamable HTTP transport)', () => {
   it('MCP transport "Security Warning": a foreign Origin → 403, even with a valid token', async () => {
@@ -185,6 +249,7 @@ describe('scope enforcement on tools/call (DESIGN §4, MCP authorization "Scope 
     const app = mcpRoutes({
       config: server.config,
       db: server.db,
+      logger: createLogger('silent'),
       secrets: server.secrets,
       handler: {
         fetch: async (_request, options) => {

@@ -193,7 +193,7 @@ describe('a team member’s tool calls', () => {
     expect(last?.path).toContain(runId);
   });
 
-  it('are limited by a lowered ceiling from the next call: tools/list shrinks, a write call gets 403', async () => {
+  it('are limited by a lowered ceiling from the next call: tools/list shrinks, a write call gets a tool error (200, never a 403 no re-authorization can win)', async () => {
     const { db } = ts.server;
     ok(
       setMemberPolicy(db, teamId, admin.id, member.id, {
@@ -206,8 +206,12 @@ describe('a team member’s tool calls', () => {
     expect(names).toContain('get_keyword_searches');
     expect(names).not.toContain('submit_keyword_search');
     const res = await rawCall(accessToken, 'submit_keyword_search', SEARCH);
-    expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    const refused = await client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/Start new keyword, user and expert searches/);
+    expect(textOf(refused)).toMatch(/A team owner or admin can grant it/);
     ok(
       setMemberPolicy(db, teamId, admin.id, member.id, {
         upstreamUserId: 'analyst-42',

@@ -19,8 +19,9 @@ import { startTeamServer, type TeamServer } from './team-server.js';
  * Issue 7's "done when", in Chromium: an admin creates a team, links sandbox credentials and invites a
  * second person; they sign up through the link, connect the v2 SDK client (real OAuth, picking the team
  * on the consent page), and their tool calls reach the sandbox with the team's token and their own
- * user id. The admin makes them read-only (their next write call: 403 insufficient_scope, and the
- * write tools leave tools/list), then removes them (their next call: 401).
+ * user id. The admin makes them read-only (their next write call: a tool error saying a team admin can
+ * grant it, never a 403 the client cannot win, and the write tools leave tools/list), then removes them
+ * (their next call: 401).
  */
 const TEAM = 'Sandbox Research';
 const ADMIN_EMAIL = `team-admin-${process.pid}@example.com`;
@@ -188,7 +189,7 @@ describe('a team shares one upstream credential', () => {
     expect(await adminPage.getByRole('cell', { name: MEMBER_EMAIL, exact: true }).count()).toBe(1);
   });
 
-  it('the admin makes them read-only: the next write call gets 403 insufficient_scope', async () => {
+  it('the admin makes them read-only: the next write call gets a tool error naming who can grant it, no re-authorization', async () => {
     await adminPage.goto(`${ts.url}/workspaces/${teamId}`);
     await adminPage.getByRole('link', { name: `Settings for ${MEMBER_EMAIL}` }).click();
     for (const scope of ['searches:write', 'agent:write', 'account:write'] as const) {
@@ -199,8 +200,13 @@ describe('a team shares one upstream credential', () => {
 
     const before = (await ts.requests(teamToken())).length;
     const res = await rawToolCall('submit_keyword_search', SEARCH);
-    expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    const redirects = provider.redirects.length;
+    const refused = await client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/team owner or admin can grant it/);
+    expect(provider.redirects.length).toBe(redirects);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('get_keyword_searches');
     expect(names).not.toContain('submit_keyword_search');
