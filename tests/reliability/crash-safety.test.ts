@@ -223,7 +223,19 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
         toolLoop(),
         linkLoop(),
       ]);
-      await sleep(200 + Math.floor(Math.random() * 600));
+      // Kill at a random moment once this cycle has done some of each kind of work, so a loaded
+      // machine (slow requests) cannot leave a cycle without writes to interrupt.
+      const done = { refreshes: totals.refreshes, toolCalls: totals.toolCalls };
+      let settled = false; // a loop that failed before the kill: stop waiting, `await loops` reports it
+      loops
+        .catch(() => {})
+        .finally(() => {
+          settled = true;
+        });
+      while (!settled && (totals.refreshes - done.refreshes < 2 || totals.toolCalls - done.toolCalls < 2)) {
+        await sleep(20);
+      }
+      await sleep(Math.floor(Math.random() * 500));
       gateway.proc.kill('SIGKILL');
       await gateway.proc.exit();
       stop = true;
