@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { auditEvents, oauthClients, users, workspaceMembers } from '../db/schema/index.js';
 
@@ -225,4 +225,27 @@ export function auditJson(rows: AuditRow[]) {
     }
     return { ...r, time: new Date(r.at).toISOString(), detail };
   });
+}
+
+/** Whether an event of this kind was recorded for this person, app and workspace since `since`. */
+export function hasRecentEvent(
+  db: Db,
+  event: { kind: string; userId: string; clientId: string; workspaceId: string },
+  since: number,
+): boolean {
+  const row = db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.userId, event.userId),
+        gt(auditEvents.at, since),
+        eq(auditEvents.kind, event.kind),
+        eq(auditEvents.clientId, event.clientId),
+        eq(auditEvents.workspaceId, event.workspaceId),
+      ),
+    )
+    .limit(1)
+    .get();
+  return row !== undefined;
 }

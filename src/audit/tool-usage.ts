@@ -1,4 +1,4 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { auditEvents, users } from '../db/schema/index.js';
 
@@ -38,4 +38,33 @@ export function toolCallsByDay(db: Db, workspaceId: string, days: number, now = 
     .groupBy(day, auditEvents.userId, auditEvents.tool)
     .orderBy(sql`1 desc`, users.email, auditEvents.tool)
     .all();
+}
+
+export interface ToolCallCount {
+  workspaceId: string;
+  userId: string;
+  /** Epoch ms, inclusive. */
+  since: number;
+  tools: readonly string[];
+  statuses: readonly string[];
+}
+
+/**
+ * How many of a member's tool calls in a workspace since `since` were of these tools and ended with
+ * these statuses (the write cap's count). A range scan of the (user_id, at) index over the member's rows.
+ */
+export function toolCallCountQuery(db: Db, q: ToolCallCount) {
+  return db
+    .select({ n: count() })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.userId, q.userId),
+        gte(auditEvents.at, q.since),
+        eq(auditEvents.kind, 'tool_call'),
+        eq(auditEvents.workspaceId, q.workspaceId),
+        inArray(auditEvents.tool, [...q.tools]),
+        inArray(auditEvents.status, [...q.statuses]),
+      ),
+    );
 }

@@ -1,10 +1,10 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { defaultUpstreamUserId } from '../accounts/credentials.js';
+import { hasRecentEvent } from '../audit/query.js';
 import { recordAudit } from '../audit/record.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import {
-  auditEvents,
   oauthGrants,
   oauthTokens,
   upstreamCredentials,
@@ -162,20 +162,11 @@ function recordRemovedMemberRefusal(
   row: { userId: string; workspaceId: string; clientId: string },
   now: number,
 ): void {
-  const recent = db
-    .select({ id: auditEvents.id })
-    .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.userId, row.userId),
-        gt(auditEvents.at, now - REFUSAL_AUDIT_INTERVAL_MS),
-        eq(auditEvents.kind, 'access_refused'),
-        eq(auditEvents.clientId, row.clientId),
-        eq(auditEvents.workspaceId, row.workspaceId),
-      ),
-    )
-    .limit(1)
-    .get();
+  const recent = hasRecentEvent(
+    db,
+    { kind: 'access_refused', userId: row.userId, clientId: row.clientId, workspaceId: row.workspaceId },
+    now - REFUSAL_AUDIT_INTERVAL_MS,
+  );
   if (recent) return;
   recordAudit(
     db,

@@ -1,4 +1,4 @@
-import { parseScopes, type Scope } from '../oauth/scopes.js';
+import { isScope, parseScopes, type Scope } from '../oauth/scopes.js';
 import { READ_ONLY_SCOPES } from './member-policy.js';
 import { ITEM_KINDS, ITEM_NAMES, type ItemKind } from './ownership.js';
 
@@ -18,6 +18,8 @@ export function refusalWords(detail: Record<string, unknown>): string {
       return 'they may not change the team webhook';
     case 'insufficient_scope':
       return 'the connection lacks that permission';
+    case 'scope_ceiling':
+      return `their team settings do not allow ${typeof detail.scope === 'string' && isScope(detail.scope) ? SCOPE_SHORT_NAMES[detail.scope] : 'that permission'}`;
     default:
       return typeof detail.reason === 'string' ? detail.reason.replaceAll('_', ' ') : 'refused';
   }
@@ -91,6 +93,14 @@ export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: strin
       const preset = d.preset === 'read-only' ? ' (Read-only preset)' : '';
       return `Settings of ${member}${preset}: ${ceilingWords((d.maxScopes as string | null) ?? null)}, ${cap}${hook}.`;
     }
+    case 'access_refused':
+      return d.reason === 'member_removed'
+        ? 'Refused an app of someone no longer in the team.'
+        : `Refused an app's access: ${refusalWords(d)}.`;
+    case 'grant_renewed':
+      return 'Connected an app again (the connection was renewed; other devices stay signed in).';
+    case 'token_family_revoked':
+      return `Signed one device of a connected app out${typeof d.reason === 'string' ? ` (${d.reason.replaceAll('_', ' ')})` : ''}.`;
     case 'member_policy_refused':
       return `Refused a settings change for ${member}: ${typeof d.reason === 'string' ? d.reason : 'not allowed'}`;
     default:

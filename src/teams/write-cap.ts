@@ -1,6 +1,7 @@
-import { and, count, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, count, eq, gte, lt } from 'drizzle-orm';
+import { toolCallCountQuery } from '../audit/tool-usage.js';
 import type { Db } from '../db/client.js';
-import { auditEvents, workspaceMembers, writeReservations } from '../db/schema/index.js';
+import { workspaceMembers, writeReservations } from '../db/schema/index.js';
 
 /** The tools that spend upstream credits: what a member's monthly write cap counts and limits. */
 export const CREDIT_SPENDING_TOOLS = [
@@ -29,19 +30,13 @@ export function startOfUtcMonth(now: number): number {
 
 /** The query behind writesThisMonth (exported so tests can EXPLAIN it). */
 export function writesThisMonthQuery(db: Db, workspaceId: string, userId: string, now = Date.now()) {
-  return db
-    .select({ n: count() })
-    .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.userId, userId),
-        gte(auditEvents.at, startOfUtcMonth(now)),
-        eq(auditEvents.kind, 'tool_call'),
-        eq(auditEvents.workspaceId, workspaceId),
-        inArray(auditEvents.tool, [...CREDIT_SPENDING_TOOLS]),
-        inArray(auditEvents.status, [...COUNTED_STATUSES]),
-      ),
-    );
+  return toolCallCountQuery(db, {
+    workspaceId,
+    userId,
+    since: startOfUtcMonth(now),
+    tools: CREDIT_SPENDING_TOOLS,
+    statuses: COUNTED_STATUSES,
+  });
 }
 
 /**
