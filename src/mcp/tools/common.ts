@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DETAILS } from '../results/output.js';
+import { DETAILS, POSTS_LIMIT_DEFAULT } from '../results/output.js';
 
 /**
  * Shared argument and output shapes of the tool groups, defined once. Argument descriptions are short:
@@ -95,3 +95,12 @@ export function compact<T extends Record<string, unknown>>(value: T): Record<str
   for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
   return out;
 }
+
+/** The posts tools' arguments: which search, which platform, which page, and how much detail. */
+export const postsInput = z.strictObject({
+  search_id: searchIdArg,
+  platform: z.enum(['all', ...POSTS_PLATFORMS]).optional(),
+  offset: postsPaging.offset.optional(),
+  limit: postsPaging.limit.optional().describe(`Default ${POSTS_LIMIT_DEFAULT}.`),
+  detail: detailArg.optional(),
+});

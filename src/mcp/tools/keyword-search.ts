@@ -7,9 +7,8 @@ import {
   detailArg,
   KEYWORD_PLATFORMS,
   maxPostArg,
-  POSTS_PLATFORMS,
   pageArg,
-  postsPaging,
+  postsInput,
   SEARCH_STATUSES,
   searchIdArg,
   truncationOutput,
@@ -141,14 +140,6 @@ export const getKeywordSearchTopicTree = defineTool({
 });
 
 /** Shared by both posts tools: search_id, platform, offset, limit, detail. */
-export const postsInput = z.strictObject({
-  search_id: searchIdArg,
-  platform: z.enum(['all', ...POSTS_PLATFORMS]).optional(),
-  offset: postsPaging.offset.optional(),
-  limit: postsPaging.limit.optional().describe(`Default ${POSTS_LIMIT_DEFAULT}.`),
-  detail: detailArg.optional(),
-});
-
 export const getKeywordSearchPostsData = defineTool({
   name: 'get_keyword_search_posts_data',
   title: 'Posts of a keyword search',

@@ -7,11 +7,11 @@ import {
   detailArg,
   maxPostArg,
   pageArg,
+  postsInput,
   SEARCH_STATUSES,
   searchIdArg,
   USER_PLATFORMS,
 } from './common.js';
-import { postsInput } from './keyword-search.js';
 import { postsPageOutput as postsOutput, searchRecord, userSearchOutput } from './outputs.js';
 import { readState, searchResult, waitForSearch } from './search-common.js';
 import { CREATE, defineTool, READ, type ToolDef } from './types.js';
