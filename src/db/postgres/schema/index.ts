@@ -1,0 +1,4 @@
+export * from './accounts.js';
+export * from './audit.js';
+export * from './oauth.js';
+export * from './workspaces.js';
