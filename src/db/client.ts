@@ -14,7 +14,7 @@ const BUSY_TIMEOUT_MS = 5_000;
  * foreign keys enforced (off by default in SQLite), a busy timeout so concurrent processes queue
  * rather than fail, and NORMAL sync (durable at every WAL checkpoint, safe against corruption).
  */
-export function openDatabase(path: string): Db {
+export function openSqliteFile(path: string): Database.Database {
   if (path !== ':memory:') {
     // Owner-only: 0600 files in a 0700 folder. SQLite gives the -wal and -shm files it creates the
     // database file's mode (unix VFS), so the file is made 0600 before SQLite opens it; companions
@@ -27,7 +27,12 @@ export function openDatabase(path: string): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  return drizzle(sqlite, { schema }) as Db;
+  return sqlite;
+}
+
+/** The synchronous drizzle handle today's call sites use (phase B of issue 19 moves them to Store). */
+export function openDatabase(path: string): Db {
+  return drizzle(openSqliteFile(path), { schema }) as Db;
 }
 
 export function closeDatabase(db: Db): void {

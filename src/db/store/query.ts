@@ -1,0 +1,37 @@
+import type { Store } from './types.js';
+
+/** The first row of a query (add `.limit(1)` where more could match), or undefined. */
+export async function first<Row>(rows: PromiseLike<Row[]>): Promise<Row | undefined> {
+  return (await rows)[0];
+}
+
+interface Lockable {
+  for(strength: 'update'): unknown;
+}
+
+/**
+ * Locks the rows a SELECT reads until the transaction ends, so a read-decide-write on them is not
+ * interleaved with another's: PostgreSQL `FOR UPDATE` (a waiter then reads the committed row, even at
+ * READ COMMITTED). On SQLite the transaction already holds the database's only write lock (BEGIN
+ * IMMEDIATE, and the store's gate within the process), so the query is unchanged. Lock the aggregate's
+ * root row (the grant for a token family, the workspace for team policy) before reading its children.
+ */
+export function forUpdate<Query>(db: Store, query: Query): Query {
+  if (!db.inTransaction) {
+    throw new Error('forUpdate outside a transaction locks nothing: run it inside store.transaction().');
+  }
+  return db.engine === 'postgres' ? ((query as unknown as Lockable).for('update') as Query) : query;
+}
+
+const UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY', '23505']);
+
+/**
+ * Whether an error is a unique or primary key violation, on either engine (SQLite's extended code, or
+ * SQLSTATE 23505). drizzle wraps the driver's error in a DrizzleQueryError, so the causes are searched.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if (UNIQUE_VIOLATIONS.has((e as { code?: unknown }).code as string)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,142 @@
+import { drizzle } from 'drizzle-orm/sqlite-proxy';
+import { openSqliteFile } from '../client.js';
+import * as sqliteTables from '../schema/index.js';
+import { type ProxyMethod, SqliteExecutor } from './sqlite-executor.js';
+import { assertOutsideTransaction, TransactionEndedError, withinTransaction } from './transaction-scope.js';
+import type { OpenStore, Orm, Store, Tables } from './types.js';
+
+/**
+ * The SQLite store: better-sqlite3 (synchronous, one connection) behind drizzle's async sqlite-proxy
+ * driver, so the same awaited queries run here and on PostgreSQL.
+ *
+ * better-sqlite3 cannot run a transaction whose callback awaits, and one connection has one transaction
+ * at a time. So a transaction holds a gate: BEGIN IMMEDIATE, the callback with its own handle, COMMIT.
+ * While it is open, every statement from outside waits for it to end (otherwise it would run inside
+ * it, and be rolled back with it), and so does the next transaction. A statement outside a transaction
+ * runs at once, on its own (autocommit). IMMEDIATE also keeps other processes on the same file out,
+ * as before (their busy timeout applies).
+ */
+export function openSqliteStore(path: string): OpenStore {
+  const executor = new SqliteExecutor(openSqliteFile(path));
+  const gate = new TransactionGate();
+  const t = sqliteTables as unknown as Tables;
+  const root: OpenStore = {
+    engine: 'sqlite',
+    t,
+    inTransaction: false,
+    orm: asOrm(
+      drizzle(async (sql, params, method) => {
+        assertOutsideTransaction(root);
+        while (gate.busy) await gate.idle();
+        return executor.execute(sql, params, method as ProxyMethod);
+      }),
+    ),
+    async transaction(fn) {
+      assertOutsideTransaction(root);
+      while (gate.busy) await gate.idle();
+      const release = gate.close();
+      try {
+        return await withinTransaction(root, () => runTransaction(executor, t, fn));
+      } finally {
+        release();
+      }
+    },
+    async close() {
+      while (gate.busy) await gate.idle();
+      if (executor.connection.open) executor.connection.close();
+    },
+  };
+  return root;
+}
+
+/** drizzle's sqlite-core builder under the pg-core type every data-access function is written against. */
+function asOrm(db: unknown): Orm {
+  return db as Orm;
+}
+
+async function runTransaction<T>(executor: SqliteExecutor, t: Tables, fn: (tx: Store) => Promise<T>) {
+  executor.control('BEGIN IMMEDIATE');
+  const handle = transactionHandle(executor, t);
+  try {
+    const value = await fn(handle.store);
+    executor.control('COMMIT');
+    return value;
+  } catch (error) {
+    if (executor.connection.inTransaction) executor.control('ROLLBACK');
+    throw error;
+  } finally {
+    handle.end();
+  }
+}
+
+/**
+ * The handle a transaction callback gets. Its statements skip the gate (the transaction holds it);
+ * once the transaction has ended, using it throws instead of writing outside any transaction.
+ */
+function transactionHandle(executor: SqliteExecutor, t: Tables, depth = 0): { store: Store; end(): void } {
+  let open = true;
+  const orm = asOrm(
+    drizzle(async (sql, params, method) => {
+      // A query built before the end and run after it.
+      if (!open) throw new TransactionEndedError();
+      return executor.execute(sql, params, method as ProxyMethod);
+    }),
+  );
+  const store: Store = {
+    engine: 'sqlite',
+    t,
+    inTransaction: true,
+    get orm() {
+      if (!open) throw new TransactionEndedError();
+      return orm;
+    },
+    async transaction(fn) {
+      if (!open) throw new TransactionEndedError();
+      const savepoint = `sp${depth + 1}`;
+      executor.control(`SAVEPOINT ${savepoint}`);
+      const nested = transactionHandle(executor, t, depth + 1);
+      try {
+        const value = await fn(nested.store);
+        executor.control(`RELEASE ${savepoint}`);
+        return value;
+      } catch (error) {
+        executor.control(`ROLLBACK TO ${savepoint}`);
+        executor.control(`RELEASE ${savepoint}`);
+        throw error;
+      } finally {
+        nested.end();
+      }
+    },
+  };
+  return {
+    store,
+    end: () => {
+      open = false;
+    },
+  };
+}
+
+/** Open while a transaction runs; waiters resume when it ends. */
+class TransactionGate {
+  private ended: Promise<void> | null = null;
+
+  get busy(): boolean {
+    return this.ended !== null;
+  }
+
+  idle(): Promise<void> {
+    return this.ended ?? Promise.resolve();
+  }
+
+  /** Marks the gate busy; the returned function opens it again. */
+  close(): () => void {
+    let open!: () => void;
+    this.ended = new Promise((resolve) => {
+      open = resolve;
+    });
+    return () => {
+      this.ended = null;
+      open();
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type * as pgTables from '../postgres/schema/index.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/**
+ * Every table, typed as the pg-core twins. On SQLite the values are the sqlite-core tables, which have
+ * the same names, columns and row types (tests/db/typing.test.ts proves the types, and
+ * tests/db/schema-equivalence.test.ts the real databases): see docs/database.md, "One typing dialect".
+ */
+export type Tables = typeof pgTables;
+
+/**
+ * drizzle's query builder for the store's engine, typed as pg-core's. Only what both dialects have is
+ * used through it: select/insert/update/delete with where, joins, orderBy, limit, onConflict… and
+ * `.returning()`, always awaited. Engine-specific pieces go through helpers (query.ts: forUpdate).
+ */
+export type Orm = PgDatabase<PgQueryResultHKT, Record<string, never>>;
+
+/** One set of async data-access functions takes this, whichever engine is behind it. */
+export interface Store {
+  readonly engine: Engine;
+  readonly orm: Orm;
+  readonly t: Tables;
+  /** True on the handle a transaction callback receives (and its nested ones). */
+  readonly inTransaction: boolean;
+  /**
+   * Runs `fn` as one transaction: every change or none; a throw rolls back and is rethrown. Inside,
+   * use only the handle `fn` receives, and do no I/O but the database's (see docs/database.md).
+   * Called on a transaction's handle, it nests as a savepoint.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+}
+
+export interface OpenStore extends Store {
+  /** Ends the connection (SQLite) or the pool (PostgreSQL), after queries in flight. */
+  close(): Promise<void>;
+}
