@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   first,
@@ -78,6 +78,21 @@ describe.each(ENGINES)('store on %s', (engine) => {
     expect(a).toMatchObject({ at: NOW, kind: 'x', workspaceId: null, durationMs: null });
   });
 
+  it('runs a query prepared once with placeholders (the hot paths build their SQL once)', async () => {
+    const db = ctx.store;
+    const { users } = db.t;
+    await seedUser(db, 'ada');
+    await seedUser(db, 'bob');
+    const byId = db.orm
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare('test_user_by_id');
+    expect(await byId.execute({ id: 'bob' })).toEqual([{ email: 'bob@example.com' }]);
+    expect(await byId.execute({ id: 'ada' })).toEqual([{ email: 'ada@example.com' }]);
+    expect(await byId.execute({ id: 'nobody' })).toEqual([]);
+  });
+
   it('commits a transaction whole, and rolls it back whole when its callback throws', async () => {
     const db = ctx.store;
     const { users } = db.t;
@@ -116,6 +131,32 @@ describe.each(ENGINES)('store on %s', (engine) => {
     });
     const ids = (await db.orm.select({ id: users.id }).from(users).orderBy(users.id)).map((u) => u.id);
     expect(ids).toEqual(['inner-ok', 'outer']);
+  });
+
+  it('goes on after a failed statement inside a nested transaction (PostgreSQL aborts the whole one otherwise)', async () => {
+    const db = ctx.store;
+    const { users } = db.t;
+    await seedUser(db, 'ada');
+    await db.transaction(async (tx) => {
+      const duplicate = await tx
+        .transaction(async (inner) =>
+          inner.orm.insert(inner.t.users).values({
+            id: 'other',
+            email: 'ada@example.com',
+            passwordHash: 'x',
+            createdAt: NOW,
+            updatedAt: NOW,
+          }),
+        )
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(isUniqueViolation(duplicate)).toBe(true);
+      await seedUser(tx, 'bob');
+    });
+    const ids = (await db.orm.select({ id: users.id }).from(users).orderBy(users.id)).map((u) => u.id);
+    expect(ids).toEqual(['ada', 'bob']);
   });
 
   it('refuses the root handle inside its own transaction, instead of waiting for ever', async () => {
