@@ -114,13 +114,14 @@ export async function postgresShape(sql: postgres.Sql): Promise<Shape> {
   >`SELECT table_name, column_name, data_type, is_nullable, column_default, is_identity
     FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`;
   for (const c of columns) {
-    const table = (shape[c.table_name] ??= {
+    const table = shape[c.table_name] ?? {
       columns: {},
       primaryKey: [],
       foreignKeys: [],
       uniques: [],
       indexes: [],
-    });
+    };
+    shape[c.table_name] = table;
     table.columns[c.column_name] = {
       type: typeClass(c.data_type),
       notNull: c.is_nullable === 'NO',
