@@ -112,6 +112,14 @@ try {
   await time('lookup: store on PostgreSQL, 16 at a time', 16, () =>
     first(pg.orm.select().from(pg.t.users).where(eq(pg.t.users.id, 'u'))),
   );
+  const unprepared = openPostgresStore(url, { prepare: false });
+  await time('lookup: same, statements not prepared, 1 at a time', 1, () =>
+    first(unprepared.orm.select().from(unprepared.t.users).where(eq(unprepared.t.users.id, 'u'))),
+  );
+  await time('lookup: same, statements not prepared, 16 at a time', 16, () =>
+    first(unprepared.orm.select().from(unprepared.t.users).where(eq(unprepared.t.users.id, 'u'))),
+  );
+  await unprepared.close();
   const preparedSqlite = sqlite.orm
     .select()
     .from(sqlite.t.users)
