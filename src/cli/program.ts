@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { auditExportCommand } from './commands/audit.js';
 import { configCommand } from './commands/config.js';
+import { copyToPostgresCommand } from './commands/copy.js';
 import { listGrantsCommand, revokeGrantsCommand } from './commands/grants.js';
 import { purgeCommand, rotateKeyCommand } from './commands/maintenance.js';
 import { createUserCommand, listUsersCommand, resetPasswordCommand } from './commands/users.js';
@@ -119,6 +120,17 @@ export function buildProgram(io: CliIo): Command {
     .action((options: { format: string; since?: string; until?: string; workspace?: string }) =>
       auditExportCommand(io, options),
     );
+
+  program
+    .command('copy-to-postgres')
+    .description(
+      'copy the SQLite database into the empty PostgreSQL database at DATABASE_URL, in one transaction',
+    )
+    .addHelpText(
+      'after',
+      '\nStop the server first (tokens issued after the copy would not be in PostgreSQL). Reads\nDATABASE_PATH and writes DATABASE_URL (migrated first; it must hold no rows), checks every\nrow count and opens every upstream credential with SECRET_KEY before committing.\nExample:\n  DATABASE_URL=postgres://user:password@host:5432/db social-intel-mcp copy-to-postgres',
+    )
+    .action(() => copyToPostgresCommand(io));
 
   program
     .command('config')

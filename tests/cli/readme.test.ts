@@ -52,6 +52,7 @@ describe('README: Command line', () => {
     expect(leaves.sort()).toEqual([
       'audit export',
       'config',
+      'copy-to-postgres',
       'grants list',
       'grants revoke',
       'purge',
