@@ -6,6 +6,7 @@ import {
   existsSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -73,10 +74,47 @@ function freePort(): Promise<number> {
   });
 }
 
+const FOLDER_PREFIX = 'sim-pg-';
+/** The pid of the process that started a cluster, in its folder. */
+const OWNER_FILE = 'owner.pid';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Stops and deletes clusters left by test runs that were killed before their teardown (SIGKILL skips
+ * it). Only clusters whose starting process is gone: other runs on this machine keep theirs.
+ */
+function removeOrphanedClusters(bin: string, user: { uid: number; gid: number } | undefined): void {
+  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(FOLDER_PREFIX))) {
+    const folder = join(tmpdir(), name);
+    let owner: number;
+    try {
+      owner = Number(readFileSync(join(folder, OWNER_FILE), 'utf8'));
+    } catch {
+      continue; // not (yet) a cluster of ours
+    }
+    if (!Number.isInteger(owner) || isAlive(owner)) continue;
+    spawnSync(join(bin, 'pg_ctl'), ['-D', join(folder, 'data'), '-m', 'immediate', '-w', 'stop'], {
+      ...user,
+      cwd: folder,
+    });
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 export async function startPostgresCluster(): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   const user = serverUser();
-  const folder = mkdtempSync(join(tmpdir(), 'sim-pg-'));
+  removeOrphanedClusters(bin, user);
+  const folder = mkdtempSync(join(tmpdir(), FOLDER_PREFIX));
+  writeFileSync(join(folder, OWNER_FILE), String(process.pid));
   const data = join(folder, 'data');
   const password = randomBytes(16).toString('hex');
   const run = (command: string, args: string[]) => {
