@@ -64,7 +64,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     t,
     inTransaction: false,
     orm: orm as unknown as Orm,
-    transaction(fn) {
+    async transaction(fn) {
       assertOutsideTransaction(root);
       return withinTransaction(root, () => orm.transaction((tx) => inHandle(tx as Orm, t, fn)));
     },
