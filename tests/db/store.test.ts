@@ -178,6 +178,24 @@ describe.each(ENGINES)('store on %s', (engine) => {
     expect(await db.orm.select().from(users)).toEqual([]);
   });
 
+  it('still refuses the root handle in a transaction that had to wait for the previous one', async () => {
+    // One connection on PostgreSQL: the second transaction waits for it, as on SQLite for the gate.
+    const db = ctx.reopen({ max: 1 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const first = db.transaction(async () => held);
+    const second = db.transaction(async () => db.orm.select().from(db.t.users));
+    release();
+    await first;
+    const error = await second.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(causes(error).some((e) => e instanceof TransactionMisuseError)).toBe(true);
+  });
+
   it('refuses a transaction handle used after its transaction ended', async () => {
     const db = ctx.store;
     const leaked = await db.transaction(async (tx) => tx);
