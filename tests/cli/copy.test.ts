@@ -33,7 +33,14 @@ async function populate(db: Store): Promise<void> {
   );
   await db.orm.insert(t.workspaces).values([
     { id: 'w-ada', name: 'Personal', kind: 'personal', createdAt: NOW, updatedAt: NOW },
-    { id: 'w-team', name: 'Team “Ünïcode”', kind: 'team', createdAt: NOW, updatedAt: NOW },
+    {
+      id: 'w-team',
+      name: 'Team “Ünïcode”',
+      kind: 'team',
+      membersReadTeamWork: false,
+      createdAt: NOW,
+      updatedAt: NOW,
+    },
   ]);
   await db.orm.insert(t.workspaceMembers).values([
     { workspaceId: 'w-ada', userId: 'ada', role: 'owner', createdAt: NOW },
@@ -45,6 +52,7 @@ async function populate(db: Store): Promise<void> {
       upstreamUserId: 'bob-upstream',
       maxScopes: 'searches:read',
       monthlyWriteCap: 5,
+      canChangeWebhook: true,
       createdAt: NOW,
     },
   ]);
@@ -143,6 +151,27 @@ async function populate(db: Store): Promise<void> {
     createdAt: NOW,
     updatedAt: NOW,
   });
+  await db.orm.insert(t.itemCreators).values([
+    {
+      workspaceId: 'w-team',
+      kind: 'keyword_search',
+      itemId: '42',
+      userId: 'bob',
+      upstreamUserId: 'bob-upstream',
+      createdAt: NOW,
+    },
+    {
+      workspaceId: 'w-team',
+      kind: 'schedule',
+      itemId: 'b2c1',
+      userId: 'ada',
+      upstreamUserId: 'ada-upstream',
+      createdAt: NOW,
+    },
+  ]);
+  await db.orm
+    .insert(t.writeReservations)
+    .values({ workspaceId: 'w-team', userId: 'bob', tool: 'submit_keyword_search', createdAt: NOW });
   for (let start = 0; start < AUDIT_ROWS; start += 500) {
     await db.orm.insert(t.auditEvents).values(
       Array.from({ length: Math.min(500, AUDIT_ROWS - start) }, (_, i) => ({

@@ -14,10 +14,14 @@ export interface TableShape {
 }
 export type Shape = Record<string, TableShape>;
 
-/** SQLite's integer is 64-bit; PostgreSQL says integer (32) or bigint (64): both hold whole numbers. */
+/**
+ * SQLite's integer is 64-bit; PostgreSQL says integer (32) or bigint (64): both hold whole numbers.
+ * SQLite has no boolean: drizzle keeps booleans there as integers 0/1, PostgreSQL as boolean, so a
+ * boolean compares as an integer here; typing.test.ts tells a boolean column from a number one.
+ */
 function typeClass(type: string): string {
   const t = type.toLowerCase();
-  if (t === 'integer' || t === 'bigint') return 'integer';
+  if (t === 'integer' || t === 'bigint' || t === 'boolean') return 'integer';
   return t;
 }
 

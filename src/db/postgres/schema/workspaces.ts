@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 
 /** PostgreSQL twins of ../../schema/workspaces.ts (the comments there say what each column means). */
@@ -6,6 +6,7 @@ export const workspaces = pgTable('workspaces', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   kind: text('kind', { enum: ['personal', 'team'] }).notNull(),
+  membersReadTeamWork: boolean('members_read_team_work').notNull().default(true),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
 });
@@ -23,6 +24,7 @@ export const workspaceMembers = pgTable(
     upstreamUserId: text('upstream_user_id'),
     maxScopes: text('max_scopes'),
     monthlyWriteCap: integer('monthly_write_cap'),
+    canChangeWebhook: boolean('can_change_webhook'),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('members_user_idx').on(t.userId)],
@@ -59,4 +61,33 @@ export const invites = pgTable(
     revokedAt: bigint('revoked_at', { mode: 'number' }),
   },
   (t) => [index('invites_workspace_idx').on(t.workspaceId)],
+);
+
+export const itemCreators = pgTable(
+  'item_creators',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    itemId: text('item_id').notNull(),
+    userId: text('user_id').notNull(),
+    upstreamUserId: text('upstream_user_id').notNull(),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.kind, t.itemId] })],
+);
+
+export const writeReservations = pgTable(
+  'write_reservations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull(),
+    tool: text('tool').notNull(),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('write_reservations_member_idx').on(t.userId, t.workspaceId, t.createdAt)],
 );
