@@ -124,11 +124,14 @@ async function populate(db: Store): Promise<void> {
     expiresAt: NOW + 60_000,
     usedAt: NOW + 5,
     grantId: 'grant',
+    familyId: 'family',
+    redirectUriSent: false,
   });
   await db.orm.insert(t.oauthTokens).values([
     {
       tokenHash: 'access-hash',
       grantId: 'grant',
+      familyId: 'family',
       kind: 'access',
       scopes: 'searches:read',
       createdAt: NOW,
@@ -137,10 +140,12 @@ async function populate(db: Store): Promise<void> {
     {
       tokenHash: 'refresh-hash',
       grantId: 'grant',
+      familyId: 'family',
       kind: 'refresh',
       createdAt: NOW,
       expiresAt: NOW + 9,
       rotatedAt: NOW + 1,
+      graceUsedAt: NOW + 2,
     },
   ]);
   await db.orm.insert(t.consents).values({
@@ -151,6 +156,10 @@ async function populate(db: Store): Promise<void> {
     createdAt: NOW,
     updatedAt: NOW,
   });
+  await db.orm.insert(t.oauthDecisions).values([
+    { id: 'decision-1', userId: 'ada', answerSealed: 'v1.sealed', createdAt: NOW, expiresAt: NOW + 60_000 },
+    { id: 'decision-2', userId: 'ada', answerSealed: null, createdAt: NOW, expiresAt: NOW + 60_000 },
+  ]);
   await db.orm.insert(t.itemCreators).values([
     {
       workspaceId: 'w-team',

@@ -59,9 +59,14 @@ function rotation(store: OpenStore) {
     const grant = await first(forUpdate(tx, tx.orm.select().from(g).where(eq(g.id, id))));
     if (!grant) throw new Error(`no grant ${id}`);
     await tx.orm.update(g).set({ lastUsedAt: NOW }).where(eq(g.id, id));
-    await tx.orm
-      .insert(tokens)
-      .values({ tokenHash: `t${n}`, grantId: id, kind: 'refresh', createdAt: NOW, expiresAt: NOW + 1 });
+    await tx.orm.insert(tokens).values({
+      tokenHash: `t${n}`,
+      grantId: id,
+      familyId: id,
+      kind: 'refresh',
+      createdAt: NOW,
+      expiresAt: NOW + 1,
+    });
   });
 }
 

@@ -25,6 +25,21 @@ function typeClass(type: string): string {
   return t;
 }
 
+/**
+ * A partial index's condition in one spelling: SQLite keeps it as written in CREATE INDEX (quoted,
+ * table-qualified), PostgreSQL as pg_get_expr prints it (parenthesised).
+ */
+function predicate(where: string | null): string {
+  if (!where) return '';
+  let p = where
+    .replace(/["`]/g, '')
+    .replace(/\b\w+\.(\w+)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+  while (p.startsWith('(') && p.endsWith(')')) p = p.slice(1, -1).trim();
+  return ` where ${p.toLowerCase()}`;
+}
+
 const fk = (from: string[], table: string, to: string[], onDelete: string, onUpdate: string) =>
   `(${from.join(',')}) → ${table}(${to.join(',')}) on delete ${onDelete.toLowerCase()} on update ${onUpdate.toLowerCase()}`;
 
@@ -83,6 +98,7 @@ export function sqliteShape(db: Database.Database): Shape {
       name: string;
       unique: number;
       origin: string;
+      partial: number;
     }>;
     for (const index of list) {
       if (index.origin === 'pk') continue;
@@ -91,7 +107,14 @@ export function sqliteShape(db: Database.Database): Shape {
           name: string;
         }>
       ).map((c) => c.name);
-      (index.unique ? uniques : indexes).push(`${index.name}(${cols.join(',')})`);
+      const where = index.partial
+        ? ((
+            db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(index.name) as {
+              sql: string;
+            }
+          ).sql.match(/\bWHERE\b([\s\S]*)$/i)?.[1] ?? null)
+        : null;
+      (index.unique ? uniques : indexes).push(`${index.name}(${cols.join(',')})${predicate(where)}`);
     }
     shape[name] = {
       columns,
@@ -134,8 +157,16 @@ export async function postgresShape(sql: postgres.Sql): Promise<Shape> {
     };
   }
   const indexes = await sql<
-    Array<{ table: string; name: string; unique: boolean; primary: boolean; columns: string[] }>
+    Array<{
+      table: string;
+      name: string;
+      unique: boolean;
+      primary: boolean;
+      columns: string[];
+      where: string | null;
+    }>
   >`SELECT t.relname AS table, i.relname AS name, x.indisunique AS unique, x.indisprimary AS primary,
+           pg_get_expr(x.indpred, x.indrelid) AS where,
            array(SELECT a.attname FROM unnest(x.indkey) WITH ORDINALITY k(attnum, n)
                  JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.n) AS columns
     FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid JOIN pg_class i ON i.oid = x.indexrelid
@@ -144,7 +175,11 @@ export async function postgresShape(sql: postgres.Sql): Promise<Shape> {
     const table = shape[index.table];
     if (!table) continue;
     if (index.primary) table.primaryKey = index.columns;
-    else (index.unique ? table.uniques : table.indexes).push(`${index.name}(${index.columns.join(',')})`);
+    else {
+      (index.unique ? table.uniques : table.indexes).push(
+        `${index.name}(${index.columns.join(',')})${predicate(index.where)}`,
+      );
+    }
   }
   const actions: Record<string, string> = {
     a: 'no action',

@@ -58,9 +58,13 @@ describe('schema equivalence of the SQLite and PostgreSQL migrations', () => {
       ]);
       expect(shape.oauth_tokens?.indexes).toEqual([
         'tokens_expires_idx(expires_at)',
+        'tokens_family_idx(family_id)',
         'tokens_grant_idx(grant_id)',
       ]);
       expect(shape.users?.columns.disabled_at?.notNull).toBe(false);
+      expect(shape.oauth_grants?.uniques).toEqual([
+        'grants_live_user_client_workspace_idx(user_id,client_id,workspace_id) where revoked_at is null',
+      ]);
     }
   });
 

@@ -1,4 +1,5 @@
-import { bigint, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { workspaces } from './workspaces.js';
 
@@ -44,6 +45,9 @@ export const oauthGrants = pgTable(
     index('grants_user_idx').on(t.userId),
     index('grants_client_idx').on(t.clientId),
     index('grants_workspace_idx').on(t.workspaceId),
+    uniqueIndex('grants_live_user_client_workspace_idx')
+      .on(t.userId, t.clientId, t.workspaceId)
+      .where(sql`${t.revokedAt} IS NULL`),
   ],
 );
 
@@ -57,6 +61,7 @@ export const oauthCodes = pgTable('oauth_codes', {
     .notNull()
     .references(() => workspaces.id, { onDelete: 'cascade' }),
   redirectUri: text('redirect_uri').notNull(),
+  redirectUriSent: boolean('redirect_uri_sent').notNull().default(true),
   codeChallenge: text('code_challenge').notNull(),
   scopes: text('scopes').notNull(),
   resource: text('resource').notNull(),
@@ -64,6 +69,7 @@ export const oauthCodes = pgTable('oauth_codes', {
   expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
   usedAt: bigint('used_at', { mode: 'number' }),
   grantId: text('grant_id'),
+  familyId: text('family_id'),
 });
 
 export const oauthTokens = pgTable(
@@ -73,14 +79,20 @@ export const oauthTokens = pgTable(
     grantId: text('grant_id')
       .notNull()
       .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+    familyId: text('family_id').notNull(),
     kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
     scopes: text('scopes'),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
     rotatedAt: bigint('rotated_at', { mode: 'number' }),
+    graceUsedAt: bigint('grace_used_at', { mode: 'number' }),
     revokedAt: bigint('revoked_at', { mode: 'number' }),
   },
-  (t) => [index('tokens_grant_idx').on(t.grantId), index('tokens_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('tokens_grant_idx').on(t.grantId),
+    index('tokens_family_idx').on(t.familyId),
+    index('tokens_expires_idx').on(t.expiresAt),
+  ],
 );
 
 export const consents = pgTable(
@@ -99,3 +111,13 @@ export const consents = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.clientId, t.workspaceId] })],
 );
+
+export const oauthDecisions = pgTable('oauth_decisions', {
+  id: text('id').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  answerSealed: text('answer_sealed'),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+});
