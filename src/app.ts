@@ -17,9 +17,9 @@ import { requiredScopeForTool, TOOL_SUMMARIES } from './mcp/tools/index.js';
 import { metricsRoutes } from './metrics/route.js';
 import { oauthRoutes } from './oauth/routes.js';
 import type { SecretBox } from './security/secrets.js';
-import { accountRoutes } from './web/account.js';
 import { authorizeRoutes } from './web/authorize.js';
-import { homeRoutes } from './web/home.js';
+import { notFound } from './web/not-found/page.js';
+import { webRoutes } from './web/routes.js';
 import { sessionMiddleware } from './web/session.js';
 import { teamRoutes } from './web/teams.js';
 
@@ -105,14 +105,10 @@ export function createApp(deps: AppDeps): App {
     mcpRoutes({ config, db, logger, secrets: deps.secrets, handler: mcp, requiredScopeForTool }),
   );
 
-  app.route(
-    '/',
-    homeRoutes({ publicUrl: config.publicUrl, sandboxMode: config.sandboxMode, tools: TOOL_SUMMARIES }),
-  );
-  app.route('/', accountRoutes(deps));
+  app.route('/', webRoutes({ ...deps, tools: TOOL_SUMMARIES }));
   app.route('/', teamRoutes(deps));
 
-  app.notFound((c) => jsonError(c, 404, 'not_found', `Nothing is served at ${c.req.path}.`));
+  app.notFound(notFound);
   app.onError((error, c) => {
     if (error instanceof HTTPException && error.status < 500) {
       return jsonError(c, error.status, 'bad_request', error.message || 'The request could not be read.');

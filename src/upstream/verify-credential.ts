@@ -53,7 +53,8 @@ export async function verifyUpstreamToken(options: VerifyOptions): Promise<Verif
 
 /**
  * Sandbox only: asks the emulator's control endpoint for a fresh credential
- * (`POST /__sandbox/credentials` with `{}` answers `{token}`). Null when it does not answer so.
+ * (`POST /__sandbox/credentials` answers `{token}`). Null when it does not answer so. The key carries
+ * the producer permission, so expert search can be tried too (every tool works in the sandbox).
  */
 export async function requestSandboxCredential(
   searchUrl: string,
@@ -63,7 +64,7 @@ export async function requestSandboxCredential(
     const response = await fetch(`${searchUrl.replace(/\/+$/, '')}/__sandbox/credentials`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: '{}',
+      body: JSON.stringify({ producer: true }),
       redirect: 'error',
       signal: AbortSignal.timeout(timeoutMs),
     });

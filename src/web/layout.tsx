@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { COPY_SCRIPT_PATH, STYLESHEET_PATH } from './assets.js';
+import { withNext } from './next.js';
 
 export interface LayoutProps {
   title: string;
@@ -8,28 +10,40 @@ export interface LayoutProps {
   signedInAs?: string | null;
   /** Needed for the header's sign-out form (CSRF token), when signed in. */
   csrfToken?: string | null;
+  /**
+   * Where a signed-out visitor returns after signing in or creating an account from the header
+   * (the page's own `next`, so a detour through the header keeps an authorization going).
+   */
+  next?: string | null;
+  /** Loads the copy-button script (our origin, CSP script-src 'self'); pages without copy buttons load none. */
+  copyButtons?: boolean;
   children?: Child;
 }
 
-/** Page frame shared by every browser page: no scripts, no external assets, one stylesheet. */
-export function Layout({ title, signedInAs, csrfToken, children }: LayoutProps) {
+/** Page frame shared by every browser page: no external assets, one stylesheet, at most one script. */
+export function Layout({ title, signedInAs, csrfToken, next, copyButtons, children }: LayoutProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · Social Intel MCP`}</title>
-        <link rel="stylesheet" href="/assets/style.css" />
+        <link rel="stylesheet" href={STYLESHEET_PATH} />
+        {copyButtons ? <script src={COPY_SCRIPT_PATH} defer /> : null}
       </head>
       <body>
+        <a class="skip-link" href="#main">
+          Skip to content
+        </a>
         <header class="site">
           <a class="brand" href="/">
             Social Intel MCP
           </a>
           {signedInAs ? (
             <nav aria-label="Account">
+              <a href="/connect">Connect a client</a>
               <a href="/account">Account</a>
-              <span class="muted">{signedInAs}</span>
+              <span class="muted who">{signedInAs}</span>
               <form method="post" action="/sign-out">
                 {csrfToken ? <input type="hidden" name="csrf" value={csrfToken} /> : null}
                 <button type="submit" class="secondary">
@@ -39,12 +53,14 @@ export function Layout({ title, signedInAs, csrfToken, children }: LayoutProps) 
             </nav>
           ) : (
             <nav aria-label="Account">
-              <a href="/sign-in">Sign in</a>
-              <a href="/sign-up">Create account</a>
+              <a href={withNext('/sign-in', next)}>Sign in</a>
+              <a href={withNext('/sign-up', next)}>Create account</a>
             </nav>
           )}
         </header>
-        <main>{children}</main>
+        <main id="main" tabindex={-1}>
+          {children}
+        </main>
       </body>
     </html>
   );

@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { resolveSession } from '../accounts/sessions.js';
+import { createSession, endSession, resolveSession, SESSION_COOKIE_MAX_AGE_S } from '../accounts/sessions.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
-import { clearCookie, cookiePolicy, readCookie } from './cookies.js';
+import { clearCookie, cookiePolicy, readCookie, writeCookie } from './cookies.js';
 import { anonymousCsrfToken, bindCsrfConfig, csrfTokenFor, requestConfig } from './csrf.js';
 
 export type { SessionUser };
@@ -62,4 +62,15 @@ export function requireUserMiddleware(): MiddlewareHandler<AppEnv> {
     if (user instanceof Response) return user;
     await next();
   };
+}
+
+/**
+ * Signs the browser in as `userId` with a new session id, ending the one it held: an id planted
+ * before sign-in is never promoted (no session fixation).
+ */
+export function startSession(c: Context, db: Db, config: Config, userId: string): void {
+  const previous = sessionToken(c, config);
+  if (previous) endSession(db, previous);
+  const token = createSession(db, userId, c.req.header('user-agent') ?? null);
+  writeCookie(c, config, cookiePolicy(config).sessionName, token, SESSION_COOKIE_MAX_AGE_S);
 }

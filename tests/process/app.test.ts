@@ -29,10 +29,14 @@ describe('foundation routes', () => {
     expect(await ready.json()).toEqual({ status: 'ready' });
   });
 
-  it('answers unknown routes with a JSON 404', async () => {
-    const res = await fetch(`${server.url}/nope`);
+  it('answers unknown routes with a JSON 404 to API paths and to clients asking for JSON', async () => {
+    const res = await fetch(`${server.url}/nope`, { headers: { accept: 'application/json' } });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: 'not_found' });
+    // Under an API path the answer is JSON whatever Accept says (tests/web/pages.test.ts: the HTML page).
+    const api = await fetch(`${server.url}/mcp/nope`, { headers: { accept: 'text/html' } });
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ error: 'not_found' });
   });
 
   it('answers a wrong method with a JSON 405 and Allow', async () => {

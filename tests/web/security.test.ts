@@ -13,7 +13,7 @@ import {
 } from '../../src/db/schema/index.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { hashToken, newToken } from '../../src/security/tokens.js';
-import { safeNext } from '../../src/web/account.js';
+import { safeNext } from '../../src/web/next.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FormClient, SESSION_COOKIE } from './form-client.js';
 

@@ -1,0 +1,47 @@
+import { Hono } from 'hono';
+import { defaultUpstreamUserId } from '../../accounts/credentials.js';
+import { getMembership, listWorkspacesForUser } from '../../accounts/workspaces.js';
+import type { Db } from '../../db/client.js';
+import type { AppEnv } from '../../http/env.js';
+import { privatePage } from '../layout.js';
+import { requireUser } from '../session.js';
+import { connectedAppsOf } from './connected-apps.js';
+import { AccountPage } from './page.js';
+
+const ACCOUNT_NOTICES: Record<string, string> = {
+  team_deleted: 'Team deleted.',
+  left_team: 'You left the team. Your connected apps there were disconnected.',
+};
+
+/** The account overview: workspaces, connected apps, sessions. */
+export function accountPageRoutes(deps: { db: Db }) {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.get('/account', (c) => {
+    const user = requireUser(c);
+    if (user instanceof Response) return user;
+    const done = c.req.query('done');
+    const notice = c.req.query('welcome')
+      ? 'Your account is ready. Next, link your API credentials so your AI clients can use the tools.'
+      : done
+        ? (ACCOUNT_NOTICES[done] ?? null)
+        : null;
+    const workspaces = listWorkspacesForUser(db, user.id).map((w) => ({
+      ...w,
+      upstreamUserId: getMembership(db, w.id, user.id)?.upstreamUserId ?? defaultUpstreamUserId(user.id),
+    }));
+    return privatePage(
+      c,
+      <AccountPage
+        c={c}
+        user={user}
+        workspaces={workspaces}
+        apps={connectedAppsOf(db, user.id)}
+        notice={notice}
+      />,
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,32 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { oauthClients } from '../../db/schema/index.js';
+
+/** The app an authorization request names, as the sign-in page shows it. */
+export interface AskingApp {
+  name: string;
+  /** For an app identified by a metadata document (CIMD): the https host that vouches for it. */
+  verifiedHost: string | null;
+}
+
+/**
+ * When sign-in interrupts an authorization (`next` is `/authorize?client_id=…`), the app asking to
+ * connect. Read from the database only: /authorize registered or fetched the client before sending
+ * the browser here, and a sign-in page must never fetch a URL someone put in a link. The request is
+ * validated again, from scratch, when the browser returns to /authorize.
+ */
+export function askingApp(db: Db, next: string | null): AskingApp | null {
+  if (!next) return null;
+  const url = new URL(next, 'http://next.invalid');
+  if (url.pathname !== '/authorize') return null;
+  const clientId = url.searchParams.get('client_id');
+  if (!clientId || clientId.length > 2000) return null;
+  const row = db
+    .select({ kind: oauthClients.kind, name: oauthClients.clientName })
+    .from(oauthClients)
+    .where(eq(oauthClients.id, clientId))
+    .get();
+  if (!row) return null;
+  const verifiedHost = row.kind === 'cimd' ? new URL(clientId).host : null;
+  return { name: row.name ?? verifiedHost ?? 'An unnamed app', verifiedHost };
+}

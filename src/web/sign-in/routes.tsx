@@ -1,0 +1,121 @@
+import { Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { recordAccountEvent } from '../../accounts/audit.js';
+import { endAllSessions, endSession } from '../../accounts/sessions.js';
+import { authenticate, EMAIL_MAX_LENGTH, normaliseEmail } from '../../accounts/users.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { clientIp } from '../../http/client-ip.js';
+import type { AppEnv } from '../../http/env.js';
+import { dummyPasswordHash, PASSWORD_MAX_LENGTH } from '../../security/passwords.js';
+import { RateLimiter } from '../../security/rate-limit.js';
+import { clearCookie, cookiePolicy } from '../cookies.js';
+import { verifyCsrf } from '../csrf.js';
+import { csrfGate } from '../kit/csrf-gate.js';
+import { readForm } from '../kit/form-data.js';
+import { privatePage } from '../layout.js';
+import { safeNext } from '../next.js';
+import { RATE_LIMITS, tooManyAttempts } from '../rate-limits.js';
+import { requireUser, sessionToken, startSession } from '../session.js';
+import { askingApp } from './asking-app.js';
+import { type FormErrors, SignInPage } from './page.js';
+
+/** Sign-in, sign-out and sign-out everywhere. */
+export function signInRoutes(deps: { config: Config; db: Db }) {
+  const { config, db } = deps;
+  const app = new Hono<AppEnv>();
+  const gate = csrfGate(config);
+  const limits = {
+    account: new RateLimiter(RATE_LIMITS.signInPerAccount),
+    ip: new RateLimiter(RATE_LIMITS.signInPerIp),
+  };
+  // Made now, so the first sign-in with an unknown email is not the slow one that tells.
+  void dummyPasswordHash();
+
+  app.get('/sign-in', (c) => {
+    const next = safeNext(c.req.query('next'), config.publicUrl);
+    if (c.get('user')) return c.redirect(next ?? '/account', 303);
+    const reason = c.req.query('reason') ?? null;
+    return privatePage(c, <SignInPage c={c} next={next} app={askingApp(db, next)} notice={reason} />);
+  });
+
+  app.post('/sign-in', gate.sameOrigin, async (c) => {
+    const form = await readForm(c);
+    const next = safeNext(form.next, config.publicUrl);
+    const email = normaliseEmail((form.email ?? '').slice(0, EMAIL_MAX_LENGTH + 1));
+    const password = form.password ?? '';
+    const render = (errors: FormErrors, status: ContentfulStatusCode) =>
+      privatePage(
+        c,
+        <SignInPage c={c} email={email} next={next} app={askingApp(db, next)} errors={errors} />,
+        status,
+      );
+
+    if (!verifyCsrf(c, form)) {
+      return render({ form: 'This form expired or was not sent from this page. Please try again.' }, 403);
+    }
+    if (!email || !password) {
+      return render(
+        {
+          ...(email ? {} : { email: 'Enter your email address.' }),
+          ...(password ? {} : { password: 'Enter your password.' }),
+        },
+        400,
+      );
+    }
+    const ip = clientIp(c, config);
+    for (const [limiter, key] of [
+      [limits.ip, ip],
+      [limits.account, email],
+    ] as const) {
+      const decision = limiter.check(key);
+      if (!decision.allowed) {
+        recordAccountEvent(db, { kind: 'sign_in_throttled', status: '429', detail: { ip } });
+        return render({ form: tooManyAttempts(c, decision.retryAfterSeconds) }, 429);
+      }
+    }
+
+    // Over-long input is a wrong password; it is not worth hashing.
+    const user =
+      email.length <= EMAIL_MAX_LENGTH && password.length <= PASSWORD_MAX_LENGTH
+        ? await authenticate(db, email, password)
+        : null;
+    if (!user) {
+      limits.ip.record(ip);
+      limits.account.record(email);
+      recordAccountEvent(db, { kind: 'sign_in_failed', status: '401', detail: { ip } });
+      c.get('log').info({ event: 'sign_in_failed' }, 'sign-in failed');
+      // One message whether the email is unknown or the password wrong.
+      return render({ password: 'The email or password is not right. Check both and try again.' }, 401);
+    }
+    limits.account.reset(email);
+    startSession(c, db, config, user.id);
+    recordAccountEvent(db, { kind: 'sign_in', userId: user.id, detail: { ip } });
+    return c.redirect(next ?? '/account', 303);
+  });
+
+  app.post('/sign-out', gate.sameOrigin, async (c) => {
+    const form = await readForm(c);
+    const token = sessionToken(c, config);
+    if (c.get('user') && token) {
+      if (!verifyCsrf(c, form)) return gate.refused(c);
+      endSession(db, token);
+    }
+    clearCookie(c, config, cookiePolicy(config).sessionName);
+    return c.redirect('/sign-in?reason=signed_out', 303);
+  });
+
+  app.post('/sign-out-everywhere', gate.sameOrigin, async (c) => {
+    const user = requireUser(c);
+    if (user instanceof Response) return user;
+    const form = await gate.checkedForm(c);
+    if (!form) return gate.refused(c);
+    const ended = endAllSessions(db, user.id);
+    recordAccountEvent(db, { kind: 'signed_out_everywhere', userId: user.id, detail: { sessions: ended } });
+    c.get('log').info({ userId: user.id, ended }, 'signed out everywhere');
+    clearCookie(c, config, cookiePolicy(config).sessionName);
+    return c.redirect('/sign-in?reason=signed_out_everywhere', 303);
+  });
+
+  return app;
+}
