@@ -7,6 +7,7 @@ import { searchHost } from './search-host/index.js';
 import { DEFAULT_SPEED, type Speed } from './speed.js';
 import { settleAll } from './state/settle.js';
 import { Store } from './state/store.js';
+import { type SandboxPersistence, StateFile } from './state-file.js';
 
 export interface SandboxAppOptions {
   speed?: Speed;
@@ -14,6 +15,8 @@ export interface SandboxAppOptions {
   clock?: Clock;
   /** Background tick for schedules and webhooks; tests driving the clock by hand may turn it off. */
   tick?: boolean;
+  /** Keep credentials and records in a file across restarts (the gateway's sandbox mode does). */
+  persistence?: SandboxPersistence;
 }
 
 export interface SandboxHandle {
@@ -21,8 +24,10 @@ export interface SandboxHandle {
   clock: Clock;
   /** Brings all time-driven state up to the clock now. */
   settle(): void;
-  /** Stops the tick and releases hanging requests; call before closing the HTTP server. */
+  /** Stops the tick, releases hanging requests and saves the state; call before closing the HTTP server. */
   dispose(): void;
+  /** With persistence: whether the state file was restored at start. */
+  restored: boolean;
 }
 
 export type SandboxApp = Hono & { sandbox: SandboxHandle };
@@ -47,10 +52,27 @@ export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
   const inflight = new Set<Promise<void>>();
   const hangs = new Set<() => void>();
   const settle = () => settleAll(store, inflight);
-  const tick = options.tick === false ? null : setInterval(settle, TICK_INTERVAL_MS);
+  const stateFile = options.persistence ? new StateFile(store, options.persistence) : null;
+  const restored = stateFile?.load() === 'restored';
+  const tick =
+    options.tick === false
+      ? null
+      : setInterval(() => {
+          settle();
+          // Runs move on with time (and schedules fire new ones): keep the file up with them.
+          if (store.activeRuns.size > 0) stateFile?.changed();
+        }, TICK_INTERVAL_MS);
   tick?.unref();
 
   const app = new Hono();
+
+  // Any request but a read may change the state (and reads settle it): write it soon after.
+  if (stateFile) {
+    app.use('*', async (c, next) => {
+      await next();
+      if (c.req.method !== 'GET' && c.req.method !== 'HEAD') stateFile.changed();
+    });
+  }
 
   app.use('*', async (c, next) => {
     const path = c.req.path;
@@ -123,7 +145,9 @@ export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
     dispose() {
       if (tick !== null) clearInterval(tick);
       for (const release of [...hangs]) release();
+      stateFile?.flush();
     },
+    restored,
   };
   return Object.assign(app, { sandbox: handle });
 }

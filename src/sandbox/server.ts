@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { createSandboxApp } from './app.js';
 import { AGENT_PREFIX, DEFAULT_HOST, DEFAULT_PORT, INITIAL_CREDITS } from './constants.js';
 import type { Speed } from './speed.js';
+import type { SandboxPersistence } from './state-file.js';
 
 export type { SandboxApp, SandboxAppOptions, SandboxHandle } from './app.js';
 export { createSandboxApp } from './app.js';
@@ -11,6 +12,8 @@ export interface SandboxServerOptions {
   port?: number;
   host?: string;
   speed?: Speed;
+  /** Keep credentials and records in a file across restarts (state-file.ts). */
+  persistence?: SandboxPersistence;
 }
 
 export interface SandboxServer {
@@ -21,9 +24,14 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
+const DEFAULT_CREDENTIAL_NAME = 'Sandbox default';
+
 /** Serves both hosts on one port (agent host under /agent) and creates one ready credential. */
 export async function startSandboxServer(options: SandboxServerOptions = {}): Promise<SandboxServer> {
-  const app = createSandboxApp(options.speed === undefined ? {} : { speed: options.speed });
+  const app = createSandboxApp({
+    ...(options.speed === undefined ? {} : { speed: options.speed }),
+    ...(options.persistence ? { persistence: options.persistence } : {}),
+  });
   const host = options.host ?? DEFAULT_HOST;
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname: host }, () =>
@@ -34,11 +42,14 @@ export async function startSandboxServer(options: SandboxServerOptions = {}): Pr
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const searchUrl = `http://${urlHost}:${port}`;
-  const cred = app.sandbox.store.createCredential({
-    credits: INITIAL_CREDITS,
-    producer: true,
-    name: 'Sandbox default',
-  });
+  // A restored sandbox keeps the ready credential it made the first time.
+  const cred =
+    [...app.sandbox.store.credentials.values()].find((c) => c.name === DEFAULT_CREDENTIAL_NAME) ??
+    app.sandbox.store.createCredential({
+      credits: INITIAL_CREDITS,
+      producer: true,
+      name: DEFAULT_CREDENTIAL_NAME,
+    });
   let closed: Promise<void> | null = null;
   return {
     searchUrl,

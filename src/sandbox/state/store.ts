@@ -37,6 +37,14 @@ interface OwnedLists {
   schedules: Set<ScheduleRecord>;
 }
 
+export interface StoreCounters {
+  seq: number;
+  searchId: number;
+  expertId: number;
+  deliveryId: number;
+  credentials: number;
+}
+
 const NOTHING_OWNED: Owned = { keyword: [], user: [], expert: [], runs: [], schedules: new Set() };
 
 /** All sandbox state, in memory. One instance per sandbox app. */
@@ -182,6 +190,26 @@ export class Store {
     if (this.deliveries.length > WEBHOOK_DELIVERY_LIMIT) {
       this.deliveries.splice(0, this.deliveries.length - WEBHOOK_DELIVERY_LIMIT);
     }
+  }
+
+  /** The id counters, for a snapshot (state/persist.ts). */
+  counters(): StoreCounters {
+    return {
+      seq: this.nextSeq,
+      searchId: this.nextSearchId,
+      expertId: this.nextExpertId,
+      deliveryId: this.nextDeliveryId,
+      credentials: this.credentialCount,
+    };
+  }
+
+  /** Continues the counters of a restored snapshot, so no id is handed out twice. */
+  restoreCounters(c: StoreCounters): void {
+    this.nextSeq = Math.max(this.nextSeq, c.seq);
+    this.nextSearchId = Math.max(this.nextSearchId, c.searchId);
+    this.nextExpertId = Math.max(this.nextExpertId, c.expertId);
+    this.nextDeliveryId = Math.max(this.nextDeliveryId, c.deliveryId);
+    this.credentialCount = Math.max(this.credentialCount, c.credentials);
   }
 
   logRequest(token: string, entry: RequestLogEntry): void {
