@@ -46,7 +46,7 @@ pre { margin: 0; padding: .75rem; background: var(--code-bg); border: 1px solid 
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem;
   margin: 1rem 0; min-width: 0; }
 .card > h2:first-child, .card > h3:first-child { margin-top: 0; }
-.columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr)); gap: 0 1.25rem;
+.columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 24rem), 1fr)); gap: 0 1.25rem;
   align-items: start; }
 .notice { border-left: 4px solid var(--accent); padding: .5rem .75rem; background: var(--card); margin: 1rem 0;
   max-width: 72ch; }

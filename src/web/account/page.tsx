@@ -86,8 +86,9 @@ function WorkspaceTable({ workspaces }: { workspaces: AccountWorkspace[] }) {
         {
           label: 'Manage',
           cell: (w) => (
-            <a href={`/workspaces/${encodeURIComponent(w.id)}`} aria-label={`Manage ${w.name}`}>
+            <a href={`/workspaces/${encodeURIComponent(w.id)}`}>
               {w.kind === 'team' ? 'Team and members' : 'Workspace'}
+              <span class="visually-hidden"> of {w.name}</span>
             </a>
           ),
         },
