@@ -67,7 +67,7 @@ async function openAt(
   path: string,
 ): Promise<{ page: Page; close(): Promise<void> }> {
   const own = context ? null : await browser.newContext({ viewport: size, colorScheme: 'light' });
-  const page = await (context ?? own)!.newPage();
+  const page = await (own ?? signedIn).newPage();
   await page.setViewportSize(size);
   await page.goto(`${server.url}${path}`);
   return { page, close: async () => (own ? own.close() : page.close()) };
