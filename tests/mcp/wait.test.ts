@@ -76,7 +76,9 @@ describe('waitFor', () => {
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
     const waits = Array.from({ length: N }, (_, i) =>
-      waitFor(context(controller.signal, { pollInitialMs: 1_000, pollMaxMs: 1_000 }), {
+      // The first poll is due long after the measured window, so a machine stalled by other tests
+      // for a second cannot make polls fall inside it (it did at 1 s under the full suite).
+      waitFor(context(controller.signal, { pollInitialMs: 5_000, pollMaxMs: 5_000 }), {
         initial: { id: i, status: 'pending' },
         poll: async () => {
           polls++;
