@@ -14,6 +14,9 @@ import { metrics } from '../metrics/index.js';
 import type { Scope } from '../oauth/scopes.js';
 import { teamToolPolicy } from '../teams/tool-policy.js';
 import { createUpstreamClient } from '../upstream/client.js';
+import { DEFAULT_VIEWS_DIR, ViewCatalog } from './apps/catalog.js';
+import { LegacyDeclarations, viewsDeclaration } from './apps/negotiate.js';
+import { registerToolsWithViews } from './apps/register.js';
 import type { Caller } from './caller.js';
 import { type CompiledTool, compileTool, registerTools } from './catalog.js';
 import { InflightCalls } from './inflight.js';
@@ -38,6 +41,8 @@ export interface McpHandlerOptions extends Partial<ToolOptions> {
   upstreamMaxRetries?: number;
   /** First retry backoff (default 200 ms). */
   upstreamBackoffMs?: number;
+  /** Where the built MCP Apps views are (default dist/views/). */
+  viewsDir?: string;
 }
 
 export interface McpHttpHandler {
@@ -98,9 +103,12 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     stopWaiting: shutdown.signal,
     running,
   };
+  const views = new ViewCatalog(options.viewsDir ?? DEFAULT_VIEWS_DIR, logger);
+  const legacyViews = new LegacyDeclarations();
   const surface: Surface = {
     resources: new ResourceReader(catalogDeps),
     prompts: new PromptCatalog(),
+    views,
     deps: catalogDeps,
   };
   const compiled = new Map<string, CompiledTool>(
@@ -123,6 +131,19 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     [...compiled].map(([name, tool]) => [name, [tool]]),
   );
   const plans = new WeakMap<AuthInfo, readonly CompiledTool[]>();
+  // Requests whose client declared MCP Apps (noted by the fetch face, like plans).
+  const withViews = new WeakSet<AuthInfo>();
+  const declaredViews = (body: unknown, caller: Caller | undefined): boolean => {
+    if (!views.available) return false;
+    const declaration = viewsDeclaration(body);
+    if (declaration.kind === 'request') return declaration.declared;
+    if (!caller) return false;
+    if (declaration.kind === 'initialize') {
+      legacyViews.remember(caller.grantId, declaration.declared);
+      return declaration.declared;
+    }
+    return legacyViews.declared(caller.grantId);
+  };
 
   const factory = (ctx: McpRequestContext) => {
     const server = new McpServer(SERVER_INFO, {
@@ -130,9 +151,16 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       instructions: INSTRUCTIONS,
     });
     const planned = ctx.authInfo ? plans.get(ctx.authInfo) : undefined;
-    registerTools(server, planned ?? compiledFor(ctx.authInfo?.scopes ?? []));
     // A tools/call (planned) needs nothing else; every other request may be discovery or initialize.
-    if (!planned) registerSurface(server, surface);
+    if (planned) {
+      registerTools(server, planned);
+      return server;
+    }
+    const tools = compiledFor(ctx.authInfo?.scopes ?? []);
+    const ui = ctx.authInfo !== undefined && withViews.has(ctx.authInfo);
+    if (ui) registerToolsWithViews(server, tools, views);
+    else registerTools(server, tools);
+    registerSurface(server, surface, ui);
     return server;
   };
 
@@ -146,12 +174,17 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       const caller = (opts.authInfo.extra as { caller?: Caller } | undefined)?.caller;
       if (opts.parsedBody === undefined) return handler.fetch(request, { authInfo: opts.authInfo });
       if (caller) inflight.cancelFrom(opts.parsedBody, caller.grantId);
-      const cacheable = listCache.keyFor(request, opts.parsedBody, scopeKey(opts.authInfo.scopes));
+      const ui = declaredViews(opts.parsedBody, caller);
+      // The listing depends on the scopes and on whether the client renders views (a 2025-era
+      // client's body does not say so: it said it at initialize).
+      const variant = `${scopeKey(opts.authInfo.scopes)}${ui ? ' +views' : ''}`;
+      const cacheable = listCache.keyFor(request, opts.parsedBody, variant);
       if (cacheable) {
         const hit = listCache.replay(cacheable.key, cacheable.id);
         if (hit) return hit;
       }
       const authInfo = { ...opts.authInfo };
+      if (ui) withViews.add(authInfo);
       const target = toolCallTarget(opts.parsedBody);
       const tool = target === null ? undefined : single.get(target);
       const scope = target === null ? undefined : requiredScopeForTool(target);

@@ -1,4 +1,5 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import type { ViewCatalog } from '../apps/catalog.js';
 import type { CatalogDeps } from '../catalog.js';
 import type { PromptCatalog } from '../prompts/serve.js';
 import { completeArgument } from './complete.js';
@@ -7,6 +8,8 @@ import type { ResourceReader } from './read.js';
 export interface Surface {
   resources: ResourceReader;
   prompts: PromptCatalog;
+  /** The MCP Apps views (`ui://` resources). */
+  views: ViewCatalog;
   deps: CatalogDeps;
 }
 
@@ -20,14 +23,22 @@ function scopesOf(ctx: ServerContext): string[] {
  * SDK's registerResource/registerPrompt would rebuild listings and argument schemas on every request
  * and match templates with a pattern that wants every query parameter, in order.
  */
-export function registerSurface(server: McpServer, surface: Surface): void {
+export function registerSurface(server: McpServer, surface: Surface, withViews = false): void {
   const low = server.server;
   low.registerCapabilities({ resources: {}, prompts: {}, completions: {} });
-  low.setRequestHandler('resources/list', () => ({ resources: [] }));
+  // Views are listed only to a client that declared MCP Apps; any client may read one by its URI
+  // (a 2025-era host may read it from an instance that did not see its initialize).
+  low.setRequestHandler('resources/list', (_request, ctx) =>
+    withViews ? surface.views.listFor(scopesOf(ctx)) : { resources: [] },
+  );
   low.setRequestHandler('resources/templates/list', (_request, ctx) =>
     surface.resources.templatesFor(scopesOf(ctx)),
   );
-  low.setRequestHandler('resources/read', (request, ctx) => surface.resources.read(request.params.uri, ctx));
+  low.setRequestHandler(
+    'resources/read',
+    (request, ctx) =>
+      surface.views.read(request.params.uri) ?? surface.resources.read(request.params.uri, ctx),
+  );
   low.setRequestHandler('prompts/list', (_request, ctx) => surface.prompts.listFor(scopesOf(ctx)));
   low.setRequestHandler('prompts/get', (request, ctx) =>
     surface.prompts.get(request.params.name, request.params.arguments, scopesOf(ctx)),
