@@ -1,7 +1,7 @@
 import '../shared/base.css';
 import './style.css';
 import DOMPurify from 'dompurify';
-import { marked } from 'marked';
+import { Marked } from 'marked';
 import { type ToolResult, ViewBridge } from '../shared/bridge.js';
 import { el, isRecord, link, message, webUrl } from '../shared/dom.js';
 import { applyHostContext } from '../shared/theme.js';
@@ -9,8 +9,9 @@ import { applyHostContext } from '../shared/theme.js';
 /**
  * An agent run (start_agent_run, get_agent_run): question, status, confidence, signals, evidence
  * links, and the markdown report rendered by marked and cleaned by DOMPurify. The report quotes posts
- * and the question, so it is untrusted: raw HTML in it is sanitized, scripts, styles, forms, frames
- * and images dropped (an image would be a request), and only web and mail links kept.
+ * and the question, so it is untrusted: HTML written in it is shown as text (marked renders its
+ * markdown, never its raw HTML), and what marked makes is still sanitized: scripts, styles, forms,
+ * frames and images dropped (an image would be a request), only web and mail links kept.
  */
 const view = document.getElementById('view') as HTMLElement;
 
@@ -22,8 +23,24 @@ const open = (url: string) => void bridge.openLink(url).catch(() => {});
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+
+/** Markdown to HTML, where HTML in the markdown (block or inline) comes out as escaped text. */
+const markdownRenderer = new Marked({
+  async: false,
+  gfm: true,
+  renderer: { html: ({ text }) => escapeHtml(text) },
+});
+
 function reportHtml(markdown: string): DocumentFragment {
-  const html = marked.parse(markdown, { async: false, gfm: true }) as string;
+  const html = markdownRenderer.parse(markdown) as string;
   return DOMPurify.sanitize(html, {
     RETURN_DOM_FRAGMENT: true,
     FORBID_TAGS: [
@@ -135,7 +152,8 @@ function show(result: ToolResult): void {
   const evidence = Array.isArray(outcome?.evidence_links)
     ? outcome.evidence_links.map(webUrl).filter(Boolean)
     : [];
-  if (evidence.length) {
+  // The report lists its evidence itself; the list stands alone only when there is no report.
+  if (evidence.length && !markdown) {
     nodes.push(
       el('h2', {}, 'Evidence'),
       el(

@@ -38,6 +38,11 @@ function figure(
   return { node, chart };
 }
 
+/** A platform as an axis label: short enough for a phone's width. */
+function platformLabel(platform: string): string {
+  return platform === 'youtube_comment' ? 'yt comments' : platform.replace(/_/g, ' ');
+}
+
 /** Horizontal bars, one per platform, stacked by series (sentiment, emotion) when there are several. */
 export function platformBars(caption: string, platforms: string[], series: Series[]): HTMLElement {
   const summary = platforms
@@ -50,7 +55,7 @@ export function platformBars(caption: string, platforms: string[], series: Serie
     new BarChart(
       chart,
       {
-        labels: platforms,
+        labels: platforms.map(platformLabel),
         series: series.map((s) => ({ name: s.name, className: s.className, data: s.values })),
       },
       {
@@ -58,7 +63,7 @@ export function platformBars(caption: string, platforms: string[], series: Serie
         stackBars: true,
         reverseData: true,
         height: `${height}px`,
-        axisY: { offset: 92, showGrid: false },
+        axisY: { offset: 96, showGrid: false },
         axisX: { onlyInteger: true },
         chartPadding: { top: 4, right: 18, bottom: 0, left: 0 },
       },
@@ -89,7 +94,7 @@ export function timeline(days: string[], perDay: number[], breakoutDays: Set<str
           labelInterpolationFnc: (value: unknown, index: number) =>
             index % step === 0 ? String(value).slice(5) : null,
         },
-        chartPadding: { top: 10, right: 22, bottom: 0, left: 0 },
+        chartPadding: { top: 10, right: 30, bottom: 0, left: 0 },
       },
     );
     line.on(

@@ -157,7 +157,9 @@ export class ViewBridge {
   /** ui/notifications/size-changed whenever the content's size changes, so the host fits the frame. */
   reportSize(): void {
     const send = () => {
-      const { scrollWidth: width, scrollHeight: height } = document.documentElement;
+      // The body's own height: the document's would never shrink below the frame's current size.
+      const width = document.documentElement.scrollWidth;
+      const height = Math.ceil(document.body.getBoundingClientRect().height);
       const size = `${width}x${height}`;
       if (size === this.lastSize) return;
       this.lastSize = size;

@@ -11,8 +11,8 @@ import { applyHostContext } from '../shared/theme.js';
  */
 const view = document.getElementById('view') as HTMLElement;
 
-/** Deeper branches than this are shown closed; the first levels open. */
-const OPEN_DEPTH = 1;
+/** Branches deeper than this start closed: each tree opens on its topics, their posts one click away. */
+const OPEN_DEPTH = 0;
 /** A tree far larger than any upstream sends is cut here, so the frame stays usable. */
 const MAX_NODES = 2_000;
 
