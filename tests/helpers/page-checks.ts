@@ -85,12 +85,17 @@ const PIXEL_THRESHOLD = 0.1;
 const MAX_DIFF_RATIO = 0.002;
 
 /**
- * Compares a full-page screenshot with the reviewed image `tests/web/screenshots/<name>.png`.
+ * Compares a full-page screenshot with the reviewed image `tests/web/screenshots/<name>.png` (or in
+ * `dir`).
  * `UPDATE_SCREENSHOTS=1` (npm run screenshots:update) writes the image instead: review the diff in
  * git before committing it. Returns a description of the difference, or null when it matches.
  */
-export async function compareScreenshot(page: Page, name: string): Promise<string | null> {
-  const file = join(SCREENSHOT_DIR, `${name}.png`);
+export async function compareScreenshot(
+  page: Page,
+  name: string,
+  dir = SCREENSHOT_DIR,
+): Promise<string | null> {
+  const file = join(dir, `${name}.png`);
   const actual = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
   if (process.env.UPDATE_SCREENSHOTS === '1' || !existsSync(file)) {
     if (process.env.UPDATE_SCREENSHOTS !== '1')
@@ -102,7 +107,7 @@ export async function compareScreenshot(page: Page, name: string): Promise<strin
   const expected = PNG.sync.read(readFileSync(file));
   const got = PNG.sync.read(actual);
   if (expected.width !== got.width || expected.height !== got.height) {
-    writeFileSync(join(SCREENSHOT_DIR, `${name}.actual.png`), actual);
+    writeFileSync(join(dir, `${name}.actual.png`), actual);
     return `${name}: ${got.width}×${got.height}, reviewed image is ${expected.width}×${expected.height}`;
   }
   const diff = new PNG({ width: got.width, height: got.height });
@@ -110,7 +115,7 @@ export async function compareScreenshot(page: Page, name: string): Promise<strin
     threshold: PIXEL_THRESHOLD,
   });
   if (differing / (got.width * got.height) <= MAX_DIFF_RATIO) return null;
-  writeFileSync(join(SCREENSHOT_DIR, `${name}.actual.png`), actual);
-  writeFileSync(join(SCREENSHOT_DIR, `${name}.diff.png`), PNG.sync.write(diff));
+  writeFileSync(join(dir, `${name}.actual.png`), actual);
+  writeFileSync(join(dir, `${name}.diff.png`), PNG.sync.write(diff));
   return `${name}: ${differing} pixels differ (see ${name}.diff.png)`;
 }
