@@ -108,6 +108,22 @@ module.exports = {
       to: { path: part('mcp'), pathNot: '^src/mcp/tools/' },
     },
     {
+      name: 'views-are-browser-code',
+      severity: 'error',
+      comment:
+        'views/ is the MCP Apps views, bundled into HTML files that run in a host’s sandboxed frame: they import no part of the server (they get their data from the tool result and the host).',
+      from: { path: part('views') },
+      to: { path: '^src/', pathNot: part('views') },
+    },
+    {
+      name: 'server-does-not-import-views',
+      severity: 'error',
+      comment:
+        'The server serves the built views (dist/views/*.html, read by mcp/apps/catalog.ts); it never imports their browser code.',
+      from: { path: '^src/', pathNot: part('views') },
+      to: { path: part('views') },
+    },
+    {
       name: 'only-the-entry-composes',
       severity: 'error',
       comment:
