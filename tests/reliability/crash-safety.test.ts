@@ -12,6 +12,7 @@ import { createUser } from '../../src/accounts/users.js';
 import { loadConfig } from '../../src/config.js';
 import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
 import { createAuthorizationCode } from '../../src/oauth/grants.js';
+import { REFRESH_GRACE_MS } from '../../src/oauth/refresh.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { SecretBox } from '../../src/security/secrets.js';
@@ -54,7 +55,8 @@ function start(): Promise<Gateway> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-type Device = { refreshToken: string; accessToken: string };
+/** `interruptedAt`: when the refresh request a kill cut off was sent (its rotation may have committed). */
+type Device = { refreshToken: string; accessToken: string; interruptedAt?: number };
 
 describe('SIGKILL while issuing tokens, writing audit rows and linking credentials', () => {
   it(`survives ${CYCLES} kills`, async () => {
@@ -121,7 +123,22 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
       const tokens = (await res.json()) as { access_token: string; refresh_token: string };
       return { refreshToken: tokens.refresh_token, accessToken: tokens.access_token };
     };
-    const devices = [await authorizeDevice(), await authorizeDevice()];
+    const totals = { refreshes: 0, toolCalls: 0, links: 0, interrupted: 0, signedInAgain: 0 };
+    const devices: Device[] = [await authorizeDevice(), await authorizeDevice()];
+    /**
+     * A rotation the server committed but never acknowledged (the kill cut the response) is covered
+     * by the grace window only within REFRESH_GRACE_MS of that request; a restart on a loaded machine
+     * can take longer, and then the family ends by design (issue 14: a later use is reuse). That is no
+     * acknowledged token lost: the device signs in again. Anything else must have been a 200.
+     */
+    const signedOutPastGrace = async (device: Device, status: number, error: string | undefined) => {
+      const cut = device.interruptedAt;
+      if (status !== 400 || error !== 'invalid_grant' || cut === undefined) return false;
+      if (Date.now() - cut <= REFRESH_GRACE_MS) return false;
+      Object.assign(device, await authorizeDevice(), { interruptedAt: undefined });
+      totals.signedInAgain++;
+      return true;
+    };
     let bearer = devices[0]?.accessToken as string;
 
     const mcp = (token: string, body: unknown) =>
@@ -135,15 +152,15 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
         body: JSON.stringify(body),
       });
 
-    const totals = { refreshes: 0, toolCalls: 0, links: 0, interrupted: 0 };
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       const received: string[] = [];
       let stop = false;
       const interrupted = () => {
         totals.interrupted++;
       };
-      const refreshLoop = async (device: { refreshToken: string }) => {
+      const refreshLoop = async (device: Device) => {
         while (!stop) {
+          const sentAt = Date.now();
           try {
             const res = await fetch(`${publicUrl}/token`, {
               method: 'POST',
@@ -159,14 +176,17 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
               refresh_token?: string;
               error?: string;
             };
+            if (await signedOutPastGrace(device, res.status, body.error)) continue;
             // Fully received: the client now relies on this pair.
             expect(res.status, JSON.stringify(body)).toBe(200);
+            device.interruptedAt = undefined;
             device.refreshToken = body.refresh_token as string;
             bearer = body.access_token as string;
             received.push(bearer);
             totals.refreshes++;
           } catch (error) {
             if ((error as Error).name === 'AssertionError') throw error;
+            device.interruptedAt = sentAt;
             interrupted();
             return;
           }
@@ -258,15 +278,19 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
     // The refresh token each device holds (possibly one whose rotation the server committed but never
     // acknowledged: the grace window covers the retry) still refreshes.
     for (const device of devices) {
-      const last = await fetch(`${publicUrl}/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: device.refreshToken,
-          client_id: clientId,
-        }),
-      });
+      const refresh = () =>
+        fetch(`${publicUrl}/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'refresh_token',
+            refresh_token: device.refreshToken,
+            client_id: clientId,
+          }),
+        });
+      let last = await refresh();
+      const body = (await last.json()) as { error?: string };
+      if (await signedOutPastGrace(device, last.status, body.error)) last = await refresh();
       expect(last.status).toBe(200);
     }
     expect(totals.refreshes).toBeGreaterThan(CYCLES);

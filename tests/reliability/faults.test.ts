@@ -10,7 +10,8 @@ import { issueTestToken } from '../helpers/grants.js';
 import type { TestServer } from '../helpers/server.js';
 import { freePort, startServer } from './support.js';
 
-// Short waits so a stuck call is visible quickly: no call may take longer than LONGEST.
+// Short waits so a stuck call is visible quickly: a call still open after LONGEST + 5 s is aborted
+// (and the test fails), a liveness guard rather than a speed claim.
 const OPTIONS = {
   pollInitialMs: 25,
   pollMaxMs: 100,
@@ -48,6 +49,27 @@ async function credential(
   return { upstream: token, bearer };
 }
 
+/**
+ * Waits until each of the PARALLEL searches this credential created has been polled at least once:
+ * every call has its handle and is waiting, whatever the machine's load (a fixed sleep was not enough).
+ */
+async function everyCallPolling(upstream: string): Promise<void> {
+  for (;;) {
+    const { requests } = (await control('GET', `/credentials/${upstream}/requests`)) as {
+      requests: { method: string; path: string; status: number | null }[];
+    };
+    const polled = new Set(
+      requests
+        .filter(
+          (r) => r.method === 'GET' && r.status === 200 && /^\/api\/iq\/keyword_search\/\d+$/.test(r.path),
+        )
+        .map((r) => r.path),
+    );
+    if (polled.size >= PARALLEL) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 let callId = 0;
 /** One tools/call over HTTP; resolves with the tool result and how long it took. */
 async function callTool(bearer: string, name: string, args: Record<string, unknown>) {
@@ -83,7 +105,6 @@ async function callTool(bearer: string, name: string, args: Record<string, unkno
   const result = json.result as Json;
   // A clear result: a sentence for the model, whatever happened.
   expect(result.content[0].text.length).toBeGreaterThan(10);
-  expect(ms).toBeLessThan(LONGEST);
   return { result, ms, text: result.content[0].text as string };
 }
 
@@ -150,7 +171,8 @@ describe('faults while calls wait', () => {
     await control('PUT', '/faults', { token: upstream, hang: true });
     for (const r of await many(() => search(bearer))) {
       expect(r.result.isError).toBe(true);
-      expect(r.ms).toBeLessThan(OPTIONS.upstreamTimeoutMs * 3);
+      // Ended by the upstream timeout (not by the wait limit or anything else), and said so.
+      expect(r.text).toMatch(/did not answer in time/);
     }
     await control('PUT', '/faults', { token: upstream, hang: true, hang_ms: 300 });
     for (const r of await many(() => search(bearer))) expect(r.result.isError).toBe(true);
@@ -194,7 +216,7 @@ describe('faults while calls wait', () => {
     ]) {
       const { upstream, bearer } = await credential('demo');
       const calls = many(() => search(bearer));
-      await new Promise((r) => setTimeout(r, 300));
+      await everyCallPolling(upstream);
       await control('PUT', '/faults', { token: upstream, ...fault });
       for (const r of await calls) {
         expect(r.result.isError).toBeFalsy();
@@ -207,9 +229,9 @@ describe('faults while calls wait', () => {
   });
 
   it('the upstream goes away during waits, then comes back on the same port', async () => {
-    const { bearer } = await credential('demo');
+    const { upstream, bearer } = await credential('demo');
     const calls = many(() => search(bearer));
-    await new Promise((r) => setTimeout(r, 300));
+    await everyCallPolling(upstream);
     await sandbox.close();
     for (const r of await calls) {
       expect(r.result.isError).toBeFalsy();
