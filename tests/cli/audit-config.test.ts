@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema/index.js';
+import { cliWorkspace, lines, runCli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/process.js';
 import { TEST_SECRET_KEY } from '../helpers/temp.js';
-import { cliWorkspace, lines, runCli } from './run.js';
 
 const ws = cliWorkspace('sim-cli-audit-');
 afterAll(() => ws.close());

@@ -9,9 +9,9 @@ import {
   type Store,
 } from '../../src/db/store/index.js';
 import { SecretBox } from '../../src/security/secrets.js';
+import { lines, runCli } from '../helpers/cli.js';
 import { freshPostgresDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
-import { lines, runCli } from './run.js';
 
 const NOW = 1_790_000_000_000;
 const AUDIT_ROWS = 2_345; // more than two of the copy's 1,000-row pages

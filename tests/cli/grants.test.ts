@@ -4,7 +4,7 @@ import { createUser } from '../../src/accounts/users.js';
 import { getPersonalWorkspaceId } from '../../src/accounts/workspaces.js';
 import { auditEvents, oauthGrants, oauthTokens } from '../../src/db/schema/index.js';
 import { createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
-import { cliWorkspace, lines, runCli } from './run.js';
+import { cliWorkspace, lines, runCli } from '../helpers/cli.js';
 
 const ws = cliWorkspace('sim-cli-grants-');
 afterAll(() => ws.close());

@@ -7,7 +7,7 @@ import { keyId } from '../../src/config.js';
 import { oauthCodes, sessions, upstreamCredentials } from '../../src/db/schema/index.js';
 import { SecretBox } from '../../src/security/secrets.js';
 import { hashToken } from '../../src/security/tokens.js';
-import { cliWorkspace, lines, runCli } from './run.js';
+import { cliWorkspace, lines, runCli } from '../helpers/cli.js';
 
 const ws = cliWorkspace('sim-cli-maint-');
 afterAll(() => ws.close());

@@ -4,7 +4,7 @@ import { createSession, resolveSession } from '../../src/accounts/sessions.js';
 import { authenticate, createUser } from '../../src/accounts/users.js';
 import { getPersonalWorkspaceId } from '../../src/accounts/workspaces.js';
 import { auditEvents, users } from '../../src/db/schema/index.js';
-import { cliWorkspace, lines, runCli } from './run.js';
+import { cliWorkspace, lines, runCli } from '../helpers/cli.js';
 
 const ws = cliWorkspace('sim-cli-users-');
 afterAll(() => ws.close());

@@ -9,7 +9,7 @@ import { SCOPE_DESCRIPTIONS } from '../../src/oauth/scopes.js';
 import { newId } from '../../src/security/tokens.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.js';
-import { startTeamServer, type TeamServer } from '../teams/team-server.js';
+import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
  * Scope ceilings without re-authorization loops (issue 14), with the SDK's own clients (v2 on the

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../mcp/harness.js';
+import { type Harness, startHarness } from '../helpers/harness.js';
 
 /**
  * JSON answers are compressed with br or gzip when the client accepts it (issue 16), never server-sent

@@ -8,7 +8,7 @@ import {
   type Json,
   startHarness,
   textOf,
-} from './harness.js';
+} from '../helpers/harness.js';
 
 /**
  * Waiting, progress, cancellation, faults, errors, scopes, size caps and audit, against the sandbox.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessage } from '../../src/mcp/tool-errors.js';
 import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 import { UpstreamError, type UpstreamErrorKind } from '../../src/upstream/errors.js';
-import { connectV2, type Harness, type Json, startHarness, textOf } from './harness.js';
+import { connectV2, type Harness, type Json, startHarness, textOf } from '../helpers/harness.js';
 
 /**
  * Sentences in an error text, the way a reader counts them: upstream's quoted words count as part of

@@ -7,7 +7,7 @@ import {
   type Json,
   startHarness,
   textOf,
-} from './harness.js';
+} from '../helpers/harness.js';
 
 /**
  * Every post reachable (issue 16): a 400-post search, paged by the posts tools, gives every post the

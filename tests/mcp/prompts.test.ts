@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, type Json, type RawClient, rawV1, rawV2, startHarness } from './harness.js';
+import { type Harness, type Json, type RawClient, rawV1, rawV2, startHarness } from '../helpers/harness.js';
 
 /**
  * Prompts for common investigations (issue 16), listed and fetched with both eras' SDK clients: each

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTeamSettings } from '../../src/teams/team-settings.js';
-import { auditOf, makeTeam, ok, type Team } from '../teams/team-fixture.js';
-import { startTeamServer, type TeamServer } from '../teams/team-server.js';
-import { type Json, type RawClient, rawV2 } from './harness.js';
+import { type Json, type RawClient, rawV2 } from '../helpers/harness.js';
+import { auditOf, makeTeam, ok, type Team } from '../helpers/team-fixture.js';
+import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
  * Resources go through the read tool's own path (catalog execute), so the team policy that narrows

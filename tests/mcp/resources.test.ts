@@ -7,7 +7,7 @@ import {
   startHarness,
   rawV1 as v1,
   rawV2 as v2,
-} from './harness.js';
+} from '../helpers/harness.js';
 
 /**
  * Resources, resource links and completion (issue 16) with both protocol eras' SDK clients: the

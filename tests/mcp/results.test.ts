@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fenced } from '../../src/mcp/results/fence.js';
 import { fromCompact, postLine } from '../../src/mcp/results/posts.js';
 import { searchOutput } from '../../src/mcp/results/searches.js';
-import { type AnyClient, connectV2, type Harness, type Json, startHarness, textOf } from './harness.js';
+import {
+  type AnyClient,
+  connectV2,
+  type Harness,
+  type Json,
+  startHarness,
+  textOf,
+} from '../helpers/harness.js';
 
 /** Results written for the model (issue 16): summary first, the fence, links, the full record on request. */
 

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelVisible } from '../../bench/figures/context.js';
-import { connectV1, connectV2, type Harness, type Json, startHarness } from './harness.js';
+import { connectV1, connectV2, type Harness, type Json, startHarness } from '../helpers/harness.js';
 
 /**
  * Tool definitions as clients receive them (issue 16): every input and output schema compiles under a

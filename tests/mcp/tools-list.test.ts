@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectV1, connectV2, type Harness, type Json, startHarness } from './harness.js';
+import { connectV1, connectV2, type Harness, type Json, startHarness } from '../helpers/harness.js';
 
 let h: Harness;
 beforeAll(async () => {

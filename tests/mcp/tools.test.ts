@@ -8,7 +8,7 @@ import {
   type Json,
   startHarness,
   textOf,
-} from './harness.js';
+} from '../helpers/harness.js';
 
 /** upstream-api.md, "MCP tools": exactly these 31 names. */
 const EXPECTED = [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sample } from '../helpers/prometheus.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { sample } from './sample.js';
 
 const TOKEN = 'app-metrics-token-0123456789abcdef';
 let withToken: TestServer;

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthTokens } from '../../src/db/schema/index.js';
 import { registry } from '../../src/metrics/registry.js';
 import { waitingCalls } from '../../src/metrics/tools.js';
+import { FormClient } from '../helpers/forms.js';
+import { connectV2, type Harness, startHarness } from '../helpers/harness.js';
 import { fullGrant, registerClient, signedInUser, tokenRequest } from '../helpers/oauth-http.js';
-import { connectV2, type Harness, startHarness } from '../mcp/harness.js';
-import { FormClient } from '../web/form-client.js';
-import { sample } from './sample.js';
+import { sample } from '../helpers/prometheus.js';
 
 /**
  * The one-line hooks in other parts (tools, upstream client, token endpoint, registration, sign-in)

@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closeDatabase, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { metricsRoutes } from '../../src/metrics/route.js';
+import { sample } from '../helpers/prometheus.js';
 import { tempDir } from '../helpers/temp.js';
-import { sample } from './sample.js';
 
 const dir = tempDir('sim-metrics-');
 const db = openDatabase(join(dir.path, 'metrics.db'));

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FormClient } from '../helpers/forms.js';
 import { fullGrant, type SignedInUser } from '../helpers/oauth-http.js';
 import { ROOT, type Spawned, spawnProcess } from '../helpers/process.js';
 import type { TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { FormClient } from '../web/form-client.js';
 
 /**
  * `npm start` with no upstream (sandbox mode), as a real process, stopped and started again on the

@@ -10,10 +10,10 @@ import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
+import { asTestServer, type Gateway, spawnGateway } from '../helpers/gateway.js';
 import { mcpStatus, pkce } from '../helpers/oauth-http.js';
 import type { TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { asTestServer, type Gateway, spawnGateway } from './support.js';
 
 const N = 50;
 const PUBLIC_URL = 'http://localhost:8787';

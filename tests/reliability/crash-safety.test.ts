@@ -16,9 +16,9 @@ import { REFRESH_GRACE_MS } from '../../src/oauth/refresh.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { SecretBox } from '../../src/security/secrets.js';
+import { count, freePort, type Gateway, spawnGateway } from '../helpers/gateway.js';
 import { pkce } from '../helpers/oauth-http.js';
 import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
-import { count, freePort, type Gateway, spawnGateway } from './support.js';
 
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 6);
 const REDIRECT = 'http://localhost:3000/callback';

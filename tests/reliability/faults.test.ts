@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metrics } from '../../src/metrics/index.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
+import { freePort, startServer } from '../helpers/gateway.js';
 import { issueTestToken } from '../helpers/grants.js';
 import type { TestServer } from '../helpers/server.js';
-import { freePort, startServer } from './support.js';
 
 // Short waits so a stuck call is visible quickly: a call still open after LONGEST + 5 s is aborted
 // (and the test fails), a liveness guard rather than a speed claim.

@@ -7,10 +7,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { TOKEN_PREFIXES } from '../../src/security/tokens.js';
+import { count, rawExchange, startServer } from '../helpers/gateway.js';
 import { issueTestToken } from '../helpers/grants.js';
 import { registerClient, type SignedInUser, signedInUser } from '../helpers/oauth-http.js';
 import type { TestServer } from '../helpers/server.js';
-import { count, rawExchange, startServer } from './support.js';
 
 const LIMITS = {
   headersTimeoutMs: 600,

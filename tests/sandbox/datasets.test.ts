@@ -5,7 +5,7 @@ import { postsData, searchDetails, topicTrees } from '../../src/sandbox/state/se
 import type { SearchRecord } from '../../src/sandbox/state/types.js';
 import { type KeywordDataset, keywordDataset } from '../../src/sandbox/synthetic/keyword.js';
 import { type UserDataset, userDataset } from '../../src/sandbox/synthetic/user.js';
-import { type InProc, inProcSandbox } from './inproc.js';
+import { type InProc, inProcSandbox } from '../helpers/sandbox-inproc.js';
 
 /**
  * Search records keep only their inputs; datasets are derived when read. These tests build each dataset

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ISO_Z, type Sandbox, startSandbox } from './helpers.js';
+import { ISO_Z, type Sandbox, startSandbox } from '../helpers/sandbox-process.js';
 
 let sbx: Sandbox;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stageOf } from '../../src/sandbox/state/searches.js';
 import type { ExpertRecord, SearchRecord } from '../../src/sandbox/state/types.js';
-import { type InProc, inProcSandbox } from './inproc.js';
+import { type InProc, inProcSandbox } from '../helpers/sandbox-inproc.js';
 
 /**
  * Lists and usage read per-credential indexes instead of scanning every credential's records. With

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFields, ISO_Z, type Sandbox, startSandbox, UUID } from './helpers.js';
+import { expectFields, ISO_Z, type Sandbox, startSandbox, UUID } from '../helpers/sandbox-process.js';
 
 let sbx: Sandbox;
 beforeAll(async () => {

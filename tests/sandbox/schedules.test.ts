@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFields, type Sandbox, startSandbox, UUID } from './helpers.js';
+import { expectFields, type Sandbox, startSandbox, UUID } from '../helpers/sandbox-process.js';
 
 let sbx: Sandbox;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from './helpers.js';
+import { type Sandbox, startSandbox } from '../helpers/sandbox-process.js';
 
 let sbx: Sandbox;
 let hookServer: Server;

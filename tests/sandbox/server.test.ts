@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSandboxApp, startSandboxServer } from '../../src/sandbox/server.js';
-import { startSandbox } from './helpers.js';
+import { startSandbox } from '../helpers/sandbox-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

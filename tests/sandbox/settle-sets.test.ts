@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type InProc, inProcSandbox } from './inproc.js';
+import { type InProc, inProcSandbox } from '../helpers/sandbox-inproc.js';
 
 /**
  * Settling (every request and every tick) looks only at what is in progress: the store's active runs

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WEBHOOK_DELIVERY_LIMIT } from '../../src/sandbox/constants.js';
-import { type InProc, inProcSandbox } from './inproc.js';
+import { type InProc, inProcSandbox } from '../helpers/sandbox-inproc.js';
 
 /**
  * Webhook bookkeeping: every search leaves the pending set at its end whether or not anything is sent

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type InProc, inProcSandbox } from './inproc.js';
+import { type InProc, inProcSandbox } from '../helpers/sandbox-inproc.js';
 
 /**
  * Every search-host response of a fixed scenario, as digests of the exact bytes. The snapshot was

@@ -44,8 +44,8 @@ import {
   writesThisMonth,
   writesThisMonthQuery,
 } from '../../src/teams/write-cap.js';
+import { makeGrant, makeUser, teamDb } from '../helpers/database.js';
 import { TEST_SECRET_KEY } from '../helpers/temp.js';
-import { makeGrant, makeUser, teamDb } from './db-helpers.js';
 
 let handle: ReturnType<typeof teamDb>;
 let db: Db;

@@ -13,8 +13,8 @@ import { acceptInvite, createInvite } from '../../src/teams/invites.js';
 import { setMemberPolicy } from '../../src/teams/member-policy.js';
 import { createTeam, removeMember } from '../../src/teams/teams.js';
 import { writesThisMonth } from '../../src/teams/write-cap.js';
-import { type AnyClient, connectV2, textOf } from '../mcp/harness.js';
-import { type Json, startTeamServer, type TeamServer } from './team-server.js';
+import { type AnyClient, connectV2, textOf } from '../helpers/harness.js';
+import { type Json, startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
  * Team policy on the tool call path, with the real catalog, bearer check and sandbox: the member's own

@@ -7,7 +7,7 @@ import { producedRunIds, scheduleOwner, statedOwner } from '../../src/teams/owne
 import { getTeamSettings, setTeamSettings } from '../../src/teams/team-settings.js';
 import { createTeam, listMembers } from '../../src/teams/teams.js';
 import { redactWebhookUrl } from '../../src/teams/webhook.js';
-import { makeUser, teamDb } from './db-helpers.js';
+import { makeUser, teamDb } from '../helpers/database.js';
 
 /** Who may change whose limits, the member switches and presets, and the ownership rules' pure parts. */
 let handle: ReturnType<typeof teamDb>;

@@ -7,9 +7,9 @@ import { getMembership } from '../../src/accounts/workspaces.js';
 import { auditEvents, invites, oauthGrants, workspaces } from '../../src/db/schema/index.js';
 import { hashToken } from '../../src/security/tokens.js';
 import { cookiePolicy } from '../../src/web/cookies.js';
-import { FormClient } from '../web/form-client.js';
-import { makeGrant } from './db-helpers.js';
-import { startTeamServer, type TeamServer } from './team-server.js';
+import { makeGrant } from '../helpers/database.js';
+import { FormClient } from '../helpers/forms.js';
+import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
  * The team pages over HTTP, as a browser sends forms: creating a team, invites, roles, the last owner,

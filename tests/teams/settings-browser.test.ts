@@ -7,8 +7,8 @@ import { setMemberPolicy } from '../../src/teams/member-policy.js';
 import { getTeamSettings } from '../../src/teams/team-settings.js';
 import { changeRole, createTeam, listMembers } from '../../src/teams/teams.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { makePerson, ok, PASSWORD } from './team-fixture.js';
-import { startTeamServer, type TeamServer } from './team-server.js';
+import { makePerson, ok, PASSWORD } from '../helpers/team-fixture.js';
+import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
  * The new team settings in Chromium, on a phone and a desktop: the team's rules and its read setting,

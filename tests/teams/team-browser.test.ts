@@ -13,7 +13,7 @@ import {
 import { SCOPE_DESCRIPTIONS } from '../../src/oauth/scopes.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.js';
-import { startTeamServer, type TeamServer } from './team-server.js';
+import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
  * Issue 7's "done when", in Chromium: an admin creates a team, links sandbox credentials and invites a

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { setMemberPolicy } from '../../src/teams/member-policy.js';
 import { setTeamSettings } from '../../src/teams/team-settings.js';
-import { connectV2, type Json, textOf } from '../mcp/harness.js';
+import { connectV2, type Json, textOf } from '../helpers/harness.js';
 import {
   accessTokenFor,
   auditOf,
@@ -11,8 +11,8 @@ import {
   ok,
   type Team,
   type TeamPerson,
-} from './team-fixture.js';
-import { startTeamServer, type TeamServer } from './team-server.js';
+} from '../helpers/team-fixture.js';
+import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
  * Issue 14's team roles and defaults on the real tool call path: the v2 SDK client, /mcp with the

@@ -2,9 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, workspaceMembers, writeReservations } from '../../src/db/schema/index.js';
 import { writesThisMonth } from '../../src/teams/write-cap.js';
-import type { Json } from '../mcp/harness.js';
-import { makeTeam, type Team } from './team-fixture.js';
-import { startTeamServer, type TeamServer } from './team-server.js';
+import type { Json } from '../helpers/harness.js';
+import { makeTeam, type Team } from '../helpers/team-fixture.js';
+import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
  * The monthly write cap holds exactly under concurrency: the check and the count are one transaction

@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logger.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
 import { parseRetryAfter, UpstreamError } from '../../src/upstream/errors.js';
-import type { Json } from '../mcp/harness.js';
+import type { Json } from '../helpers/harness.js';
 
 let sandbox: SandboxServer;
 let token: string;

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { ROOT } from '../helpers/process.js';
-import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
+import { ROOT } from './process.js';
+import { TEST_SECRET_KEY, tempDir } from './temp.js';
 
 export interface CliResult {
   code: number | null;

@@ -8,9 +8,9 @@ import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/client.js';
 import { SecretBox } from '../../src/security/secrets.js';
 import type { ServerLimits } from '../../src/server.js';
-import { type Spawned, spawnProcess } from '../helpers/process.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { TEST_SECRET_KEY } from '../helpers/temp.js';
+import { type Spawned, spawnProcess } from './process.js';
+import { startTestServer, type TestServer } from './server.js';
+import { TEST_SECRET_KEY } from './temp.js';
 
 export interface ServerOptions {
   env?: Record<string, string>;

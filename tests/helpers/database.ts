@@ -4,7 +4,7 @@ import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { oauthGrants, oauthTokens, users } from '../../src/db/schema/index.js';
 import { hashToken, newId, newToken } from '../../src/security/tokens.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDir } from './temp.js';
 
 /** A migrated database in a temp folder, for tests of the team domain functions. */
 export function teamDb(): { db: Db; close(): void } {

@@ -1,5 +1,5 @@
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from './server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: sandbox control answers are arbitrary JSON
 export type Json = any;

@@ -5,7 +5,7 @@ import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from 
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
 import { changeRole, createTeam } from '../../src/teams/teams.js';
-import { type AnyClient, connectV2 } from '../mcp/harness.js';
+import { type AnyClient, connectV2 } from './harness.js';
 import type { TeamServer } from './team-server.js';
 
 export function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T {
