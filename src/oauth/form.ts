@@ -1,18 +1,20 @@
 import type { Context } from 'hono';
+import { isUrlEncoded, readFormFields } from '../http/form-body.js';
 import { OAuthError } from './errors.js';
 
 /**
  * Reads an application/x-www-form-urlencoded body (RFC 6749 §3.2) into single values, refusing a
- * parameter sent twice ("parameters MUST NOT be included more than once").
+ * parameter sent twice ("parameters MUST NOT be included more than once"). The body is read by the
+ * same reader as the browser pages' forms (http/form-body.ts).
  */
 export async function readForm(c: Context): Promise<Map<string, string>> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
+  if (!isUrlEncoded(c)) {
     throw new OAuthError('invalid_request', 'The body must be application/x-www-form-urlencoded.');
   }
-  const params = new URLSearchParams(await c.req.text());
+  const fields = await readFormFields(c, { multipart: false });
+  if (!fields) throw new OAuthError('invalid_request', 'The body could not be read.');
   const form = new Map<string, string>();
-  for (const [key, value] of params) {
+  for (const [key, value] of fields) {
     if (form.has(key)) throw new OAuthError('invalid_request', `The parameter ${key} is repeated.`);
     form.set(key, value);
   }

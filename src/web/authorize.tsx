@@ -25,7 +25,9 @@ import { isLoopbackRedirect, redirectDisplayHost } from '../oauth/redirect-uris.
 import type { Scope } from '../oauth/scopes.js';
 import { newId } from '../security/tokens.js';
 import { AuthorizeErrorPage, ConsentPage } from './consent.js';
-import { csrfField, originCheck, verifyCsrf } from './csrf.js';
+import { csrfField, verifyCsrf } from './csrf.js';
+import { csrfGate } from './kit/csrf-gate.js';
+import { readFormAll } from './kit/form-data.js';
 import { privatePage } from './layout.js';
 import { requireUser } from './session.js';
 
@@ -129,91 +131,86 @@ export function authorizeRoutes(deps: OAuthDeps) {
     return consentPage(c, deps, { user, client, pending, request: await signPending(deps.config, pending) });
   });
 
-  app.post(
-    '/authorize/decision',
-    originCheck(deps.config, (c) =>
-      showError(c, 'This form was sent from another site and was refused.', 403),
-    ),
-    async (c) => {
-      const form = await c.req.parseBody({ all: true });
-      const user = c.get('user');
-      if (!user)
-        return showError(c, 'You were signed out before deciding. Start the connection again from your app.');
-      if (!verifyCsrf(c, form))
-        return showError(
-          c,
-          'This form expired or was not sent by this site. Start again from your app.',
-          403,
-        );
-      const request = typeof form.request === 'string' ? form.request : null;
-      const pending = request ? await verifyPending(deps.config, request) : null;
-      if (!request || !pending?.decisionId || pending.userId !== user.id) {
-        return showError(c, 'This approval page has expired. Start the connection again from your app.');
-      }
-      const allow = form.decision === 'allow';
-      const workspaceId = typeof form.workspace === 'string' ? form.workspace : '';
-      const ticked = new Set([form.scope].flat().filter((v): v is string => typeof v === 'string'));
-      const chosen = pending.scopes.filter((s) => ticked.has(s));
-      if (allow) {
-        const workspace = listWorkspacesForUser(deps.db, user.id).find((w) => w.id === workspaceId);
-        if (!workspace?.hasCredential) {
-          return showError(c, 'Choose one of your workspaces that has API credentials linked.');
-        }
-        if (chosen.length === 0) {
-          // Nothing decided yet: the same form (and its one-use id) is shown again.
-          const client = await findClient(deps.db, pending.clientId, clientLookup(deps, false)).catch(
-            () => null,
-          );
-          if (!client)
-            return showError(c, 'This app is no longer registered here. Start again from your app.');
-          const error = 'Tick at least one permission to allow, or choose Deny.';
-          return consentPage(c, deps, { user, client, pending, request, error }, 400);
-        }
-      }
+  // A refused consent form sends the person back to their app rather than to their account.
+  const gate = csrfGate(deps.config, {
+    refused: (c) => showError(c, 'This form was sent from another site and was refused.', 403),
+  });
 
-      const outcome = decideOnce(
-        deps.db,
-        deps.secrets,
-        { id: pending.decisionId, userId: user.id, expiresAt: Date.now() + PENDING_TTL_SECONDS * 1000 },
-        () => {
-          const refuse = (description: string) =>
-            redirectWith(
-              pending.redirectUri,
-              { error: 'access_denied', error_description: description, state: pending.state },
-              issuer,
-            );
-          if (!allow) {
-            deps.logger.info({ clientId: pending.clientId }, 'authorization denied by the user');
-            return refuse('The user denied access.');
-          }
-          const scopes = withinCeiling(deps, workspaceId, user.id, chosen);
-          if (scopes.length === 0) return refuse('Your workspace role allows none of the requested scopes.');
-          // What the person chose is remembered (a later request within it needs no new consent); the
-          // code carries what their team role allows of it.
-          rememberConsent(deps.db, user.id, pending.clientId, workspaceId, chosen);
-          const code = createAuthorizationCode(deps.db, {
-            clientId: pending.clientId,
-            userId: user.id,
-            workspaceId,
-            redirectUri: pending.redirectUri,
-            redirectUriSent: pending.redirectUriSent ?? true,
-            codeChallenge: pending.codeChallenge,
-            scopes,
-            resource: pending.resource,
-          });
-          return redirectWith(pending.redirectUri, { code, state: pending.state }, issuer);
-        },
-      );
-      if (outcome.kind === 'already-answered') {
-        return showError(
-          c,
-          'You already answered this request. Go back to your app; if it did not connect, start again from the app.',
-        );
+  app.post('/authorize/decision', gate.sameOrigin, async (c) => {
+    // Read before the CSRF check: a signed-out browser gets its own message, not "expired".
+    const form = await readFormAll(c);
+    const user = c.get('user');
+    if (!user)
+      return showError(c, 'You were signed out before deciding. Start the connection again from your app.');
+    if (!verifyCsrf(c, form))
+      return showError(c, 'This form expired or was not sent by this site. Start again from your app.', 403);
+    const request = typeof form.request === 'string' ? form.request : null;
+    const pending = request ? await verifyPending(deps.config, request) : null;
+    if (!request || !pending?.decisionId || pending.userId !== user.id) {
+      return showError(c, 'This approval page has expired. Start the connection again from your app.');
+    }
+    const allow = form.decision === 'allow';
+    const workspaceId = typeof form.workspace === 'string' ? form.workspace : '';
+    const ticked = new Set([form.scope].flat().filter((v): v is string => typeof v === 'string'));
+    const chosen = pending.scopes.filter((s) => ticked.has(s));
+    if (allow) {
+      const workspace = listWorkspacesForUser(deps.db, user.id).find((w) => w.id === workspaceId);
+      if (!workspace?.hasCredential) {
+        return showError(c, 'Choose one of your workspaces that has API credentials linked.');
       }
-      // 303: the browser follows with GET, never re-posting the form (DESIGN.md §4: never 307).
-      return c.redirect(outcome.location, 303);
-    },
-  );
+      if (chosen.length === 0) {
+        // Nothing decided yet: the same form (and its one-use id) is shown again.
+        const client = await findClient(deps.db, pending.clientId, clientLookup(deps, false)).catch(
+          () => null,
+        );
+        if (!client) return showError(c, 'This app is no longer registered here. Start again from your app.');
+        const error = 'Tick at least one permission to allow, or choose Deny.';
+        return consentPage(c, deps, { user, client, pending, request, error }, 400);
+      }
+    }
+
+    const outcome = decideOnce(
+      deps.db,
+      deps.secrets,
+      { id: pending.decisionId, userId: user.id, expiresAt: Date.now() + PENDING_TTL_SECONDS * 1000 },
+      () => {
+        const refuse = (description: string) =>
+          redirectWith(
+            pending.redirectUri,
+            { error: 'access_denied', error_description: description, state: pending.state },
+            issuer,
+          );
+        if (!allow) {
+          deps.logger.info({ clientId: pending.clientId }, 'authorization denied by the user');
+          return refuse('The user denied access.');
+        }
+        const scopes = withinCeiling(deps, workspaceId, user.id, chosen);
+        if (scopes.length === 0) return refuse('Your workspace role allows none of the requested scopes.');
+        // What the person chose is remembered (a later request within it needs no new consent); the
+        // code carries what their team role allows of it.
+        rememberConsent(deps.db, user.id, pending.clientId, workspaceId, chosen);
+        const code = createAuthorizationCode(deps.db, {
+          clientId: pending.clientId,
+          userId: user.id,
+          workspaceId,
+          redirectUri: pending.redirectUri,
+          redirectUriSent: pending.redirectUriSent ?? true,
+          codeChallenge: pending.codeChallenge,
+          scopes,
+          resource: pending.resource,
+        });
+        return redirectWith(pending.redirectUri, { code, state: pending.state }, issuer);
+      },
+    );
+    if (outcome.kind === 'already-answered') {
+      return showError(
+        c,
+        'You already answered this request. Go back to your app; if it did not connect, start again from the app.',
+      );
+    }
+    // 303: the browser follows with GET, never re-posting the form (DESIGN.md §4: never 307).
+    return c.redirect(outcome.location, 303);
+  });
   return app;
 }
 

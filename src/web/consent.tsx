@@ -1,6 +1,7 @@
 import type { Child } from 'hono/jsx';
 import type { Scope } from '../oauth/scopes.js';
 import { SCOPE_DESCRIPTIONS } from '../oauth/scopes.js';
+import { SelectField } from './kit/fields.js';
 import { Layout } from './layout.js';
 
 export interface ConsentPageProps {
@@ -85,17 +86,14 @@ export function ConsentPage(props: ConsentPageProps) {
             </p>
           ))}
         </fieldset>
-        <div class="field">
-          <label for="consent-workspace">Workspace</label>
-          <select id="consent-workspace" name="workspace" aria-describedby="consent-workspace-hint" required>
-            {props.workspaces.map((w) => (
-              <option value={w.id}>{workspaceLabel(w)}</option>
-            ))}
-          </select>
-          <p id="consent-workspace-hint" class="hint">
-            Tool calls use this workspace's API credentials and are recorded there.
-          </p>
-        </div>
+        <SelectField
+          id="consent-workspace"
+          name="workspace"
+          label="Workspace"
+          options={props.workspaces.map((w) => ({ value: w.id, label: workspaceLabel(w) }))}
+          hint="Tool calls use this workspace's API credentials and are recorded there."
+          required
+        />
         {props.unlinkedCount > 0 ? (
           <p class="muted">
             {props.unlinkedCount} of your workspaces have no API credentials yet and are not listed.{' '}

@@ -85,3 +85,47 @@ export function Notice({
     </p>
   );
 }
+
+/** One labelled select, wired like Field: the label is exactly `label`, hint and error described-by. */
+export function SelectField(props: {
+  id: string;
+  name: string;
+  label: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  value?: string | null;
+  error?: string | undefined;
+  hint?: Child;
+  required?: boolean;
+}) {
+  const hintId = props.hint ? `${props.id}-hint` : null;
+  const errorId = props.error ? `${props.id}-error` : null;
+  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.error ? (
+        <p id={errorId ?? undefined} class="error field-error">
+          {props.error}
+        </p>
+      ) : null}
+      <select
+        id={props.id}
+        name={props.name}
+        required={props.required}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={describedBy}
+      >
+        {props.options.map((o) => (
+          <option value={o.value} selected={o.value === props.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {props.hint ? (
+        <p id={hintId ?? undefined} class="hint">
+          {props.hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
