@@ -9,6 +9,7 @@ import { actorIn } from './teams.js';
 
 export const INVITE_MAX_DAYS = 30;
 export const INVITE_MAX_USES = 1000;
+export const INVITE_NOTE_MAX_LENGTH = 200;
 /** Invite tokens are `sim_iv_` + 43 characters; anything far longer is not worth a lookup. */
 const TOKEN_MAX_LENGTH = 200;
 
@@ -17,12 +18,27 @@ export interface InviteInput {
   /** "1" single-use, "" unlimited until expiry, or a number of uses. */
   maxUses: string;
   expiresInDays: string;
+  /** Whom the invite is for, in the admin's words (optional; only the team's admins see it). */
+  note?: string;
 }
 
 export interface InviteErrors {
   role?: string;
   maxUses?: string;
   expiresInDays?: string;
+  note?: string;
+}
+
+/** The note as stored: trimmed, inner whitespace runs as one space, null when empty. */
+function inviteNote(raw: string | undefined): { note: string | null; problem: string | null } {
+  const note = (raw ?? '').trim().replace(/\s+/g, ' ');
+  if (!note) return { note: null, problem: null };
+  if (note.length > INVITE_NOTE_MAX_LENGTH)
+    return { note, problem: `A note has at most ${INVITE_NOTE_MAX_LENGTH} characters.` };
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(note))
+    return { note, problem: 'A note cannot contain control characters.' };
+  return { note, problem: null };
 }
 
 /**
@@ -36,7 +52,7 @@ export function createInvite(
   input: InviteInput,
   now = Date.now(),
 ):
-  | Outcome<{ id: string; token: string; expiresAt: number }>
+  | Outcome<{ id: string; token: string; expiresAt: number; note: string | null }>
   | { ok: false; status: 400; message: string; errors: InviteErrors } {
   const errors: InviteErrors = {};
   if (input.role !== 'member' && input.role !== 'admin') errors.role = 'Choose member or admin.';
@@ -46,7 +62,9 @@ export function createInvite(
   const daysText = input.expiresInDays.trim();
   if (!/^\d{1,2}$/.test(daysText) || Number(daysText) < 1 || Number(daysText) > INVITE_MAX_DAYS)
     errors.expiresInDays = `Enter a number of days from 1 to ${INVITE_MAX_DAYS}.`;
-  if (errors.role || errors.maxUses || errors.expiresInDays)
+  const { note, problem } = inviteNote(input.note);
+  if (problem) errors.note = problem;
+  if (errors.role || errors.maxUses || errors.expiresInDays || errors.note)
     return { ok: false, status: 400, message: 'Check the highlighted fields.', errors };
   const role = input.role as 'member' | 'admin';
   const maxUses = usesText ? Number(usesText) : null;
@@ -66,6 +84,7 @@ export function createInvite(
         expiresAt,
         createdBy: actorId,
         createdAt: now,
+        note,
       })
       .run();
     recordTeamEvent(
@@ -73,7 +92,7 @@ export function createInvite(
       { kind: 'invite_created', workspaceId, actorId, detail: { invite: id, role, maxUses, expiresAt } },
       now,
     );
-    return { id, token, expiresAt };
+    return { id, token, expiresAt, note };
   });
 }
 
@@ -85,6 +104,8 @@ export interface InviteView {
   expiresAt: number;
   createdAt: number;
   createdByEmail: string | null;
+  /** Whom it is for, as the admin noted it. */
+  note: string | null;
   state: 'usable' | 'expired' | 'used_up' | 'revoked';
 }
 
@@ -109,6 +130,7 @@ export function listInvites(db: Db, workspaceId: string, now = Date.now()): Invi
       createdAt: invites.createdAt,
       revokedAt: invites.revokedAt,
       createdByEmail: users.email,
+      note: invites.note,
     })
     .from(invites)
     .leftJoin(users, eq(users.id, invites.createdBy))

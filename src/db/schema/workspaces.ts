@@ -74,6 +74,8 @@ export const invites = sqliteTable(
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: integer('created_at').notNull(),
     revokedAt: integer('revoked_at'),
+    /** The admin's note of whom the invite is for (shown to the team's admins only); null: none. */
+    note: text('note'),
   },
   (t) => [index('invites_workspace_idx').on(t.workspaceId)],
 );

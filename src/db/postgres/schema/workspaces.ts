@@ -59,6 +59,8 @@ export const invites = pgTable(
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     revokedAt: bigint('revoked_at', { mode: 'number' }),
+    /** The admin's note of whom the invite is for (shown to the team's admins only); null: none. */
+    note: text('note'),
   },
   (t) => [index('invites_workspace_idx').on(t.workspaceId)],
 );
