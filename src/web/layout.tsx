@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { COPY_SCRIPT_PATH, STYLESHEET_PATH } from './assets.js';
+import { COPY_SCRIPT_PATH, LOCAL_TIME_SCRIPT_PATH, STYLESHEET_PATH } from './assets.js';
 import { withNext } from './next.js';
 
 export interface LayoutProps {
@@ -15,13 +15,26 @@ export interface LayoutProps {
    * (the page's own `next`, so a detour through the header keeps an authorization going).
    */
   next?: string | null;
+  /** An invite token the header's "Create account" link carries (the invitation page). */
+  invite?: string | null;
   /** Loads the copy-button script (our origin, CSP script-src 'self'); pages without copy buttons load none. */
   copyButtons?: boolean;
+  /** Loads the script that shows kit/time.tsx's times in the reader's time zone. */
+  localTimes?: boolean;
   children?: Child;
 }
 
-/** Page frame shared by every browser page: no external assets, one stylesheet, at most one script. */
-export function Layout({ title, signedInAs, csrfToken, next, copyButtons, children }: LayoutProps) {
+/** Page frame shared by every browser page: no external assets, one stylesheet, only the scripts it uses. */
+export function Layout({
+  title,
+  signedInAs,
+  csrfToken,
+  next,
+  invite,
+  copyButtons,
+  localTimes,
+  children,
+}: LayoutProps) {
   return (
     <html lang="en">
       <head>
@@ -30,6 +43,7 @@ export function Layout({ title, signedInAs, csrfToken, next, copyButtons, childr
         <title>{`${title} · Social Intel MCP`}</title>
         <link rel="stylesheet" href={STYLESHEET_PATH} />
         {copyButtons ? <script src={COPY_SCRIPT_PATH} defer /> : null}
+        {localTimes ? <script src={LOCAL_TIME_SCRIPT_PATH} defer /> : null}
       </head>
       <body>
         <a class="skip-link" href="#main">
@@ -54,7 +68,7 @@ export function Layout({ title, signedInAs, csrfToken, next, copyButtons, childr
           ) : (
             <nav aria-label="Account">
               <a href={withNext('/sign-in', next)}>Sign in</a>
-              <a href={withNext('/sign-up', next)}>Create account</a>
+              <a href={withNext('/sign-up', next, invite ? { invite } : {})}>Create account</a>
             </nav>
           )}
         </header>

@@ -1,13 +1,13 @@
 import type { Context } from 'hono';
 import type { WorkspaceRole, WorkspaceSummary } from '../../accounts/workspaces.js';
 import type { AppEnv, SessionUser } from '../../http/env.js';
+import type { AppWithPermissions } from '../../teams/app-permissions.js';
 import { csrfField } from '../csrf.js';
 import { Notice } from '../kit/fields.js';
 import { PermissionList } from '../kit/permissions.js';
 import { CardTable } from '../kit/table.js';
 import { Time } from '../kit/time.js';
 import { Layout } from '../layout.js';
-import type { AppWithPermissions } from './connected-apps.js';
 
 const ROLE_NAMES: Record<WorkspaceRole, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
 
@@ -25,7 +25,7 @@ export function AccountPage(props: {
 }) {
   const { c, user } = props;
   return (
-    <Layout title="Account" signedInAs={user.email} csrfToken={c.get('csrfToken')}>
+    <Layout title="Account" signedInAs={user.email} csrfToken={c.get('csrfToken')} localTimes>
       <h1>Your account</h1>
       <Notice message={props.notice} />
       <p>

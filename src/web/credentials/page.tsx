@@ -44,7 +44,13 @@ export function CredentialsPage(props: CredentialsPageProps) {
     </>
   );
   return (
-    <Layout title="API credentials" signedInAs={user.email} csrfToken={c.get('csrfToken')} copyButtons>
+    <Layout
+      title="API credentials"
+      signedInAs={user.email}
+      csrfToken={c.get('csrfToken')}
+      copyButtons
+      localTimes
+    >
       <h1>API credentials</h1>
       {props.connecting ? (
         <div class="notice" role="note">

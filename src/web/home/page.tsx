@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { WorkspaceSummary } from '../../accounts/workspaces.js';
 import type { AppEnv, SessionUser } from '../../http/env.js';
-import type { AppWithPermissions } from '../account/connected-apps.js';
+import type { AppWithPermissions } from '../../teams/app-permissions.js';
 import { CopyLine } from '../kit/copy.js';
 import { Time } from '../kit/time.js';
 import { Layout } from '../layout.js';
@@ -18,7 +18,13 @@ export interface HomeProps {
 export function HomePage(props: HomeProps) {
   const { c, me } = props;
   return (
-    <Layout title="Home" signedInAs={me?.user.email ?? null} csrfToken={c.get('csrfToken')} copyButtons>
+    <Layout
+      title="Home"
+      signedInAs={me?.user.email ?? null}
+      csrfToken={c.get('csrfToken')}
+      copyButtons
+      localTimes={me !== null}
+    >
       <h1>Social Intel MCP</h1>
       <p class="lead">
         Keyword and account searches across social platforms, expert search and research agents, as tools for

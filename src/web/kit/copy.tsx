@@ -36,3 +36,29 @@ export function CopyBlock({ id, text, what }: { id: string; text: string; what: 
     </div>
   );
 }
+
+/**
+ * A labelled read-only input holding a value to copy (an invite link), its copy button beside it: the
+ * input keeps the whole value selectable without JavaScript and wraps nothing.
+ */
+export function CopyField({
+  id,
+  label,
+  value,
+  what,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  what: string;
+}) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <div class="copy-line copy-field">
+        <input id={id} type="text" readonly value={value} />
+        <CopyButton target={id} what={what} />
+      </div>
+    </div>
+  );
+}
