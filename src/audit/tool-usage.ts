@@ -68,3 +68,25 @@ export function toolCallCountQuery(db: Db, q: ToolCallCount) {
       ),
     );
 }
+
+/**
+ * toolCallCountQuery for every member of the workspace at once: member id → count (members with
+ * none are absent). The team page's "used this month" beside each cap.
+ */
+export function toolCallCountsByUser(db: Db, q: Omit<ToolCallCount, 'userId'>): Map<string, number> {
+  const rows = db
+    .select({ userId: auditEvents.userId, n: count() })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.workspaceId, q.workspaceId),
+        gte(auditEvents.at, q.since),
+        eq(auditEvents.kind, 'tool_call'),
+        inArray(auditEvents.tool, [...q.tools]),
+        inArray(auditEvents.status, [...q.statuses]),
+      ),
+    )
+    .groupBy(auditEvents.userId)
+    .all();
+  return new Map(rows.flatMap((r) => (r.userId === null ? [] : [[r.userId, r.n] as const])));
+}

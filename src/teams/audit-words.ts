@@ -48,13 +48,6 @@ export function ceilingWords(maxScopes: string | null): string {
     : `only ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
-export interface DescribableEvent {
-  kind: string;
-  tool: string | null;
-  status: string | null;
-  detail: string | null;
-}
-
 function parseDetail(detail: string | null): Record<string, unknown> {
   if (!detail) return {};
   try {
@@ -65,16 +58,91 @@ function parseDetail(detail: string | null): Record<string, unknown> {
   }
 }
 
+/** The audit filter's kinds, in words (the query string keeps the codes). */
+export const AUDIT_KIND_NAMES: Record<string, string> = {
+  tool_call: 'Tool calls',
+  sign_in: 'Sign-ins',
+  grant_created: 'Apps connected',
+  grant_renewed: 'Apps connected again',
+  grant_revoked: 'Apps disconnected',
+  token_family_revoked: 'Devices signed out',
+  access_refused: 'Apps refused',
+  credential_linked: 'Credentials linked',
+  credential_removed: 'Credentials removed',
+  team_created: 'Team created',
+  team_renamed: 'Team renamed',
+  invite_created: 'Invite links created',
+  invite_revoked: 'Invite links withdrawn',
+  invite_accepted: 'Invitations accepted',
+  member_role_changed: 'Roles changed',
+  member_policy_changed: 'Member settings changed',
+  member_policy_refused: 'Member settings refused',
+  team_settings_changed: 'Team settings changed',
+  webhook_changed: 'Webhook changed',
+  member_removed: 'Members removed',
+  member_left: 'Members who left',
+  signed_out_everywhere: 'Signed out everywhere',
+  account_created: 'Accounts created',
+};
+
+/** An audit row's status in words: done, refused, failed (with the API's HTTP status). */
+export function statusWords(status: string | null): string {
+  switch (status) {
+    case null:
+    case 'ok':
+      return 'Done';
+    case 'refused':
+      return 'Refused';
+    case 'cancelled':
+      return 'Cancelled';
+    case 'invalid':
+      return 'Invalid arguments';
+    case 'error':
+      return 'Failed';
+    default:
+      return /^\d{3}$/.test(status) ? `Failed (the API answered HTTP ${status})` : status;
+  }
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+const GRANT_END_REASONS: Record<string, string> = {
+  revoked_by_user: 'by the person who connected it',
+  revoked_by_admin: 'by a team admin',
+  member_removed: 'the member was removed from the team',
+  member_left: 'the member left the team',
+  refresh_token_reuse: 'a refresh token was used twice',
+  code_replay: 'an authorization code was used twice',
+};
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const roleWords = (role: unknown) =>
+  role === 'admin' ? 'an admin' : role === 'owner' ? 'an owner' : 'a member';
+const disconnected = (n: unknown) =>
+  typeof n === 'number' && n > 0
+    ? `; ${plural(n, 'connected app was', 'connected apps were')} disconnected`
+    : '';
+
+export interface DescribableEvent {
+  kind: string;
+  tool: string | null;
+  status: string | null;
+  detail: string | null;
+  /** When it happened (epoch ms), for durations such as an invite's validity. */
+  at?: number;
+}
+
 /**
- * One plain sentence for the audit page's team-policy events, or null when the raw kind says enough.
- * `nameOf` turns a member's account id into something a person recognises (their email).
+ * One plain sentence (without its subject: the page shows who in its own column) for any audit event.
+ * `nameOf` turns a member's account id into something a person recognises (their email); raw ids and
+ * JSON never reach the page (the CSV and JSON exports keep them).
  */
-export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: string) => string): string | null {
+export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: string) => string): string {
   const d = parseDetail(row.detail);
   const member = typeof d.member === 'string' ? nameOf(d.member) : 'a member';
   switch (row.kind) {
     case 'tool_call':
-      return row.status === 'refused' ? `Refused ${row.tool ?? 'a tool call'}: ${refusalWords(d)}.` : null;
+      if (row.status === 'refused') return `Refused ${row.tool ?? 'a tool call'}: ${refusalWords(d)}.`;
+      return `Called ${row.tool ?? 'a tool'}${row.status === 'ok' || row.status === null ? '' : ` (${statusWords(row.status).toLowerCase()})`}.`;
     case 'webhook_changed':
       return `Changed the team webhook from ${typeof d.from === 'string' ? d.from : 'none'} to ${typeof d.to === 'string' ? d.to : 'none'}.`;
     case 'team_settings_changed':
@@ -97,13 +165,79 @@ export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: strin
       return d.reason === 'member_removed'
         ? 'Refused an app of someone no longer in the team.'
         : `Refused an app's access: ${refusalWords(d)}.`;
+    case 'grant_created': {
+      const scopes = parseScopes(typeof d.scopes === 'string' ? d.scopes : '');
+      return scopes.length
+        ? `Connected an app allowed to ${listWords(scopes.map((s) => SCOPE_SHORT_NAMES[s]))}.`
+        : 'Connected an app.';
+    }
     case 'grant_renewed':
       return 'Connected an app again (the connection was renewed; other devices stay signed in).';
+    case 'grant_revoked': {
+      const why =
+        typeof d.reason === 'string' ? (GRANT_END_REASONS[d.reason] ?? d.reason.replaceAll('_', ' ')) : null;
+      return `An app was disconnected${why ? ` (${why})` : ''}.`;
+    }
     case 'token_family_revoked':
       return `Signed one device of a connected app out${typeof d.reason === 'string' ? ` (${d.reason.replaceAll('_', ' ')})` : ''}.`;
-    case 'member_policy_refused':
-      return `Refused a settings change for ${member}: ${typeof d.reason === 'string' ? d.reason : 'not allowed'}`;
-    default:
-      return null;
+    case 'member_policy_refused': {
+      // The reason is the refusal's own message (member-policy.ts); a code is never shown.
+      const reason = typeof d.reason === 'string' && !/_/.test(d.reason) ? d.reason.trim() : '';
+      return reason
+        ? `Refused a settings change for ${member}: ${reason.replace(/[.!]?$/, '.')}`
+        : `Refused a settings change for ${member}.`;
+    }
+    case 'sign_in':
+      return 'Signed in.';
+    case 'signed_out_everywhere':
+      return typeof d.sessions === 'number'
+        ? `Signed out everywhere (${plural(d.sessions, 'session', 'sessions')} ended).`
+        : 'Signed out everywhere.';
+    case 'account_created':
+      return 'Created their account.';
+    case 'password_reset':
+      return 'Had their password reset from the command line.';
+    case 'credential_linked':
+      return 'Linked the workspace’s API credentials.';
+    case 'credential_removed':
+      return 'Removed the workspace’s API credentials.';
+    case 'team_created':
+      return `Created the team${typeof d.name === 'string' ? ` “${d.name}”` : ''}.`;
+    case 'team_renamed':
+      return `Renamed the team from “${String(d.from ?? '')}” to “${String(d.to ?? '')}”.`;
+    case 'team_deleted':
+      return 'Deleted the team.';
+    case 'invite_created': {
+      const uses =
+        typeof d.maxUses === 'number'
+          ? d.maxUses === 1
+            ? 'one person'
+            : `up to ${d.maxUses} people`
+          : 'any number of people';
+      const days =
+        typeof d.expiresAt === 'number' && row.at !== undefined
+          ? `, valid ${plural(Math.max(1, Math.round((d.expiresAt - row.at) / DAY_MS)), 'day', 'days')}`
+          : '';
+      return `Created an invite link to join as ${roleWords(d.role)}, for ${uses}${days}.`;
+    }
+    case 'invite_revoked':
+      return 'Withdrew an invite link.';
+    case 'invite_accepted':
+      return `Joined the team as ${roleWords(d.role)} with an invite link.`;
+    case 'member_role_changed':
+      return `Changed ${member}’s role from ${String(d.from ?? '?')} to ${String(d.to ?? '?')}.`;
+    case 'member_removed':
+      return `Removed ${member} (${roleWords(d.role).replace(/^an? /, '')}) from the team${disconnected(d.grantsRevoked)}.`;
+    case 'member_left':
+      return `Left the team${disconnected(d.grantsRevoked)}.`;
+    default: {
+      const words = row.kind.replaceAll('_', ' ');
+      return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
+    }
   }
+}
+
+/** "a", "a and b", "a, b and c". */
+function listWords(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

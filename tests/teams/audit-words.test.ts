@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeAuditEvent } from '../../src/teams/audit-words.js';
+import { AUDIT_KINDS } from '../../src/audit/query.js';
+import { describeAuditEvent, statusWords } from '../../src/teams/audit-words.js';
 
 const row = (
   kind: string,
@@ -38,5 +39,79 @@ describe('audit events in plain words (issue 14: refusals and connection changes
     expect(describeAuditEvent(row('token_family_revoked', { reason: 'refresh_token_reuse' }), nameOf)).toBe(
       'Signed one device of a connected app out (refresh token reuse).',
     );
+  });
+});
+
+describe('every audit event as a sentence (issue 17)', () => {
+  const kinds = [
+    ...AUDIT_KINDS,
+    'grant_renewed',
+    'token_family_revoked',
+    'access_refused',
+    'team_deleted',
+    'password_reset',
+  ];
+
+  it('each kind reads as one sentence: no codes with underscores, no JSON, no account ids', () => {
+    const detail = {
+      member: 'u-123',
+      role: 'admin',
+      from: 'member',
+      to: 'admin',
+      reason: 'revoked_by_admin',
+      scopes: 'searches:read agent:write',
+      maxUses: 3,
+      expiresAt: 7 * 86_400_000,
+      name: 'Ops',
+      grantsRevoked: 2,
+      sessions: 4,
+    };
+    for (const kind of kinds) {
+      const text = describeAuditEvent(
+        { kind, tool: 'get_keyword_search', status: 'ok', detail: JSON.stringify(detail), at: 0 },
+        nameOf,
+      );
+      expect(text, kind).toMatch(/^[A-Z].*[.:]$/s);
+      expect(text, kind).not.toMatch(
+        /[{}]|\b[a-z]+_[a-z_]+\b(?<!get_keyword_search)|searches:read|u-123(?!@)/,
+      );
+    }
+  });
+
+  it('team events name people by email and say what changed', () => {
+    const d = (o: Record<string, unknown>) => JSON.stringify(o);
+    const say = (kind: string, detail: Record<string, unknown>, at = 0) =>
+      describeAuditEvent({ kind, tool: null, status: 'ok', detail: d(detail), at }, nameOf);
+    expect(say('member_role_changed', { member: 'bo', from: 'member', to: 'admin' })).toBe(
+      'Changed bo@example.com’s role from member to admin.',
+    );
+    expect(say('member_removed', { member: 'bo', role: 'admin', grantsRevoked: 1 })).toBe(
+      'Removed bo@example.com (admin) from the team; 1 connected app was disconnected.',
+    );
+    expect(say('invite_created', { role: 'member', maxUses: 1, expiresAt: 7 * 86_400_000 })).toBe(
+      'Created an invite link to join as a member, for one person, valid 7 days.',
+    );
+    expect(say('grant_created', { scopes: 'searches:read searches:write' })).toBe(
+      'Connected an app allowed to read searches and start searches.',
+    );
+    expect(say('grant_revoked', { reason: 'member_removed' })).toBe(
+      'An app was disconnected (the member was removed from the team).',
+    );
+    expect(say('team_renamed', { from: 'A', to: 'B' })).toBe('Renamed the team from “A” to “B”.');
+    expect(
+      describeAuditEvent({ kind: 'tool_call', tool: 'get_run', status: '402', detail: null }, nameOf),
+    ).toBe('Called get_run (failed (the api answered http 402)).');
+  });
+
+  it('statuses in words', () => {
+    expect(['ok', 'refused', 'cancelled', 'invalid', 'error', '402', null].map(statusWords)).toEqual([
+      'Done',
+      'Refused',
+      'Cancelled',
+      'Invalid arguments',
+      'Failed',
+      'Failed (the API answered HTTP 402)',
+      'Done',
+    ]);
   });
 });

@@ -3,9 +3,9 @@ import { defaultUpstreamUserId } from '../../accounts/credentials.js';
 import { getMembership, listWorkspacesForUser } from '../../accounts/workspaces.js';
 import type { Db } from '../../db/client.js';
 import type { AppEnv } from '../../http/env.js';
+import { connectedAppsOf } from '../../teams/app-permissions.js';
 import { privatePage } from '../layout.js';
 import { requireUser } from '../session.js';
-import { connectedAppsOf } from './connected-apps.js';
 import { AccountPage } from './page.js';
 
 const ACCOUNT_NOTICES: Record<string, string> = {

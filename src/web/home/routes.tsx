@@ -3,7 +3,7 @@ import { listWorkspacesForUser } from '../../accounts/workspaces.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { AppEnv } from '../../http/env.js';
-import { connectedAppsOf } from '../account/connected-apps.js';
+import { connectedAppsOf } from '../../teams/app-permissions.js';
 import { privatePage } from '../layout.js';
 import { HomePage } from './page.js';
 

@@ -1,0 +1,55 @@
+import { getCredentialSummary } from '../accounts/credentials.js';
+import type { WorkspaceRole } from '../accounts/workspaces.js';
+import { toolCallCountsByUser } from '../audit/tool-usage.js';
+import type { Db } from '../db/client.js';
+import { type InviteView, listInvites } from './invites.js';
+import { getTeamSettings, type TeamSettings } from './team-settings.js';
+import { isAdminRole, listMembers, type MemberView } from './teams.js';
+import { COUNTED_STATUSES, CREDIT_SPENDING_TOOLS, startOfUtcMonth } from './write-cap.js';
+
+/** A member with this UTC month's credit-spending calls (what their monthly cap counts). */
+export interface MemberWithUsage extends MemberView {
+  writesThisMonth: number;
+}
+
+/**
+ * Credit-spending calls upstream accepted this UTC month, per member of the workspace: the figure the
+ * write cap compares with the cap (write-cap.ts), without the calls in flight.
+ */
+export function writesThisMonthByMember(db: Db, workspaceId: string, now = Date.now()): Map<string, number> {
+  return toolCallCountsByUser(db, {
+    workspaceId,
+    since: startOfUtcMonth(now),
+    tools: CREDIT_SPENDING_TOOLS,
+    statuses: COUNTED_STATUSES,
+  });
+}
+
+/** The workspace's members with their calls this month, in the team page's order (owners first). */
+export function membersWithUsage(db: Db, workspaceId: string, now = Date.now()): MemberWithUsage[] {
+  const used = writesThisMonthByMember(db, workspaceId, now);
+  return listMembers(db, workspaceId).map((m) => ({ ...m, writesThisMonth: used.get(m.userId) ?? 0 }));
+}
+
+export interface TeamOverview {
+  members: MemberWithUsage[];
+  /** Only for owners and admins (the links themselves are never stored). */
+  invites: InviteView[];
+  hasCredential: boolean;
+  settings: TeamSettings;
+}
+
+/** Everything the team page shows, read for a viewer with this role. */
+export function teamOverview(
+  db: Db,
+  ws: { id: string; kind: 'personal' | 'team'; role: WorkspaceRole },
+  now = Date.now(),
+): TeamOverview {
+  const team = ws.kind === 'team';
+  return {
+    members: team ? membersWithUsage(db, ws.id, now) : [],
+    invites: team && isAdminRole(ws.role) ? listInvites(db, ws.id, now) : [],
+    hasCredential: getCredentialSummary(db, ws.id) !== null,
+    settings: getTeamSettings(db, ws.id),
+  };
+}
