@@ -21,7 +21,7 @@ import { authorizeRoutes } from './web/authorize.js';
 import { notFound } from './web/not-found/page.js';
 import { webRoutes } from './web/routes.js';
 import { sessionMiddleware } from './web/session.js';
-import { teamRoutes } from './web/teams.js';
+import { teamRoutes } from './web/teams/routes.js';
 
 /** Everything the app needs from the process; built by main.ts (or a test). */
 export interface AppDeps {

@@ -4,12 +4,16 @@
  * - `main` is wide on desktop; running text (p, li, .prose) keeps a readable line length, forms a
  *   comfortable width (form.stack).
  * - `.columns`: cards side by side on wide screens, one column on phones.
- * - `table.cards` (CardTable in kit/table.tsx): a table on wide screens, one card per row on phones,
- *   each cell labelled by its column (data-label).
+ * - `table.cards` (CardTable in kit/table.tsx): a table on wide screens, one card per row below 50rem
+ *   (phones, narrow tablets), each cell labelled by its column (data-label). In table cells, long
+ *   tokens break only when they must (`break-word`), so no column is squeezed to a letter's width.
  * - `.scroll-box` (ScrollBox): a wide thing that scrolls sideways inside its own keyboard-reachable box.
  * - `.copy-line` / `.copy-block` (kit/copy.tsx): a value or snippet with a copy button.
+ * - `.subnav`: a workspace's pages (the current one marked); `form.filters`: filter fields side by side.
+ * - `.chart`, `.legend`, `.series-N`, `.cap-bar`: the usage page's server-drawn SVG charts (a
+ *   colour-blind-safe palette, Okabe–Ito).
  * Long tokens (emails, ids, URLs) wrap where they must (`overflow-wrap: anywhere` on `.token` and
- * code), never letter by letter in headings or buttons.
+ * code), never letter by letter in headings or buttons (buttons in table cells do not wrap at all).
  */
 export const STYLESHEET = `
 :root { color-scheme: light dark; --fg: #1b1f24; --bg: #fbfbfc; --muted: #5b636e; --accent: #2456c9;
@@ -82,6 +86,7 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 td { overflow-wrap: break-word; }
+td .token, td code { overflow-wrap: break-word; }
 td form { margin: .2rem 0; }
 .table-wrap, .scroll-box { overflow-x: auto; }
 .scroll-box > table { min-width: max-content; }
@@ -111,15 +116,67 @@ fieldset { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .9r
 legend { font-weight: 600; padding: 0 .25rem; }
 label.check { display: block; font-weight: 400; margin: .3rem 0; }
 .perm-off { color: var(--muted); text-decoration: line-through; }
-@media (max-width: 40rem) {
+.warn-text { color: var(--warn); }
+nav.subnav { display: flex; flex-wrap: wrap; gap: .4rem; margin: 0 0 1.25rem; }
+nav.subnav a { padding: .3rem .75rem; border: 1px solid var(--line); border-radius: 999px; text-decoration: none;
+  background: var(--card); }
+nav.subnav a[aria-current=page] { border-color: var(--accent); font-weight: 600; }
+td button, .row-actions a { white-space: nowrap; }
+.row-actions { display: flex; flex-wrap: wrap; gap: .4rem .9rem; align-items: center; }
+.row-actions form { margin: 0; }
+.inline-form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 0; }
+.inline-form select { width: auto; max-width: 100%; padding: .3rem .5rem; }
+form.stack.wide { max-width: 40rem; }
+form.filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 13rem), 1fr)); gap: .9rem 1rem;
+  align-items: start; margin: 0 0 1rem; }
+form.filters .actions { align-self: end; padding-bottom: .1rem; }
+form.filters .hint { min-height: 0; }
+form.fields-row { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 14rem), 1fr));
+  gap: .9rem 1rem; align-items: start; max-width: 62rem; }
+form.fields-row > .actions { grid-column: 1 / -1; }
+form.period { grid-template-columns: repeat(auto-fill, minmax(min(100%, 11rem), max-content)); }
+.copy-field { margin: 0; }
+.copy-field input { flex: 1 1 18rem; min-width: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: .9rem; }
+figure.chart { margin: .5rem 0 1.5rem; max-width: 56rem; }
+figure.chart figcaption { font-weight: 600; margin-bottom: .5rem; }
+.chart-frame { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .5rem; }
+.chart-y { display: flex; flex-direction: column; justify-content: space-between; text-align: right;
+  font-size: .8rem; color: var(--muted); line-height: 1; }
+svg.chart-plot { width: 100%; height: 11rem; display: block; overflow: visible; }
+.chart-x { display: flex; justify-content: space-between; font-size: .8rem; color: var(--muted);
+  margin: .3rem 0 0; padding-left: 2rem; }
+svg .grid { stroke: var(--line); stroke-width: 1; stroke-dasharray: 3 3; }
+svg .axis { stroke: var(--muted); stroke-width: 1; }
+svg rect[class^=series-] { stroke: var(--bg); stroke-width: 1; }
+ul.legend { list-style: none; padding: 0; margin: .75rem 0 0; display: flex; flex-wrap: wrap; gap: .3rem 1.25rem; }
+ul.legend li { max-width: 100%; }
+.swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: .4rem;
+  vertical-align: -.05rem; }
+details.filters-box { margin: 0 0 1rem; }
+details.filters-box summary { cursor: pointer; font-weight: 600; padding: .3rem 0; }
+details.filters-box[open] summary { margin-bottom: .6rem; }
+.series-0 { fill: #0072b2; background: #0072b2; } .series-1 { fill: #e69f00; background: #e69f00; }
+.series-2 { fill: #009e73; background: #009e73; } .series-3 { fill: #cc79a7; background: #cc79a7; }
+.series-4 { fill: #56b4e9; background: #56b4e9; } .series-5 { fill: #d55e00; background: #d55e00; }
+.series-6 { fill: #8a8f98; background: #8a8f98; }
+.cap-cell { display: grid; gap: .25rem; min-width: min(100%, 16rem); }
+svg.cap-bar { width: 100%; height: .9rem; display: block; }
+svg .cap-track { fill: var(--code-bg); } svg .cap-room { fill: var(--line); }
+svg .cap-used { fill: var(--accent); } svg .cap-used.reached { fill: var(--danger); }
+svg .cap-mark { stroke: var(--fg); stroke-width: 2; }
+@media (max-width: 50rem) {
   table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
   table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   table.cards tr { border: 1px solid var(--line); border-radius: 8px; background: var(--card); margin: 0 0 .75rem;
     padding: .35rem .75rem; }
-  table.cards td { border: 0; padding: .3rem 0; display: grid; grid-template-columns: minmax(6.5rem, 35%) minmax(0, 1fr);
+  table.cards td { border: 0; padding: .3rem 0; display: grid; grid-template-columns: minmax(5.5rem, 30%) minmax(0, 1fr);
     gap: .75rem; }
-  table.cards td::before { content: attr(data-label); font-weight: 600; color: var(--muted); }
+  table.cards td::before { content: attr(data-label); font-weight: 600; color: var(--muted); font-size: .9rem; }
   table.cards td[data-label=""] { display: block; }
+  table.cards tr { display: flex; flex-direction: column; }
+  table.cards td.card-title { order: -1; display: block; font-weight: 600; padding-bottom: .45rem; }
+  table.cards td.card-title::before { content: none; }
   table.cards td[data-label=""]::before { content: none; }
 }
 @media (max-width: 30rem) { dl.facts { grid-template-columns: minmax(0, 1fr); } dl.facts dd { margin-bottom: .4rem; }

@@ -40,12 +40,12 @@ async function person(label: string): Promise<Person> {
   return { id: created.user.id, email, personalId: created.personalWorkspaceId, browser };
 }
 
-/** Creates a team through the pages; returns its id. */
+/** Creates a team through the pages; returns its id (the connect page it leads to names it). */
 async function createTeamVia(p: Person, name: string): Promise<string> {
   await p.browser.get('/workspaces/new');
   const res = await p.browser.post('/workspaces', { name });
   expect(res.status).toBe(303);
-  const match = /^\/workspaces\/([^/?]+)\?done=created$/.exec(res.headers.get('location') ?? '');
+  const match = /^\/connect\?workspace=([^&]+)&done=team_created$/.exec(res.headers.get('location') ?? '');
   if (!match?.[1]) throw new Error(`unexpected redirect ${res.headers.get('location')}`);
   return decodeURIComponent(match[1]);
 }
@@ -96,10 +96,15 @@ describe('creating a team and inviting', () => {
   it('creates a team, shows an invite link once, and the invitee joins with the invite role', async () => {
     const owner = await person('owner');
     const id = await createTeamVia(owner, 'Growth');
-    const page = await owner.browser.get(`/workspaces/${id}?done=created`);
+    // Creating a team leads to the connect page, which starts with the new team's next steps.
+    const page = await owner.browser.get(`/connect?workspace=${id}&done=team_created`);
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
-    expect(owner.browser.lastHtml).toContain('Team created');
+    expect(owner.browser.lastHtml).toContain('Team “Growth” created.');
+    expect(owner.browser.lastHtml).toContain(`href="/account/credentials?workspace=${id}"`);
+    expect(owner.browser.lastHtml).toContain(`href="/workspaces/${id}#invite-heading"`);
+    await owner.browser.get(`/workspaces/${id}`);
+    expect(owner.browser.lastHtml).toContain('No API credentials are linked yet');
     const link = await inviteVia(owner, id, { role: 'admin' });
     expect(link).toMatch(new RegExp(`^${ts.url}/invite\\?token=sim_iv_`));
     // Shown once: the team page afterwards does not carry it.
@@ -501,8 +506,10 @@ describe('audit and usage pages', () => {
     const noCredential = await owner.browser.get(`/workspaces/${id}/usage`);
     expect(noCredential.status).toBe(200);
     expect(owner.browser.lastHtml).toContain('No API credentials are linked to this workspace');
+    // One row: the member, the tool, 2 calls, 1 not ok (cells hold their value in a div.cell).
+    const cell = '(?:</div></td><td[^>]*><div class="cell">)';
     expect(owner.browser.lastHtml).toMatch(
-      new RegExp(`${member.email}</td><td>submit_user_search</td><td>2</td><td>1</td>`),
+      new RegExp(`${member.email}${cell}submit_user_search${cell}2${cell}1</div></td>`),
     );
 
     const token = (await ts.control('POST', '/credentials', {})).token as string;
@@ -549,9 +556,8 @@ describe('SIGNUP=invite', () => {
     );
     await owner.get('/workspaces/new');
     const made = await owner.post('/workspaces', { name: 'Invite Only' });
-    const teamId = decodeURIComponent(
-      (made.headers.get('location') ?? '').split('/')[2]?.split('?')[0] ?? '',
-    );
+    const teamId =
+      new URL(made.headers.get('location') ?? '', closed.url).searchParams.get('workspace') ?? '';
     await owner.get(`/workspaces/${teamId}`);
     const res = await owner.post(`/workspaces/${teamId}/invites`, {
       role: 'member',

@@ -99,10 +99,13 @@ describe('a team shares one upstream credential', () => {
     await adminPage.getByRole('link', { name: 'Create a team' }).click();
     await adminPage.getByLabel('Team name').fill(TEAM);
     await adminPage.getByRole('button', { name: 'Create team' }).click();
-    await adminPage.waitForURL(/\/workspaces\/[^/]+\?done=created/);
-    expect(await adminPage.getByRole('heading', { level: 1 }).textContent()).toBe(TEAM);
-    teamId = new URL(adminPage.url()).pathname.split('/')[2] as string;
+    // The connect page, starting with the new team's next steps.
+    await adminPage.waitForURL(/\/connect\?workspace=[^&]+&done=team_created/);
+    teamId = new URL(adminPage.url()).searchParams.get('workspace') as string;
     expect(ts.server.db.select().from(workspaces).where(eq(workspaces.id, teamId)).get()?.kind).toBe('team');
+    expect(await adminPage.getByRole('heading', { name: `Set up ${TEAM}` }).count()).toBe(1);
+    await adminPage.goto(`${ts.url}/workspaces/${teamId}`);
+    expect(await adminPage.getByRole('heading', { level: 1 }).textContent()).toBe(TEAM);
 
     await adminPage
       .getByRole('navigation', { name: 'Workspace' })

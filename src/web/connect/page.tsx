@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
+import type { WorkspaceSummary } from '../../accounts/workspaces.js';
 import type { AppEnv, SessionUser } from '../../http/env.js';
 import { CopyLine } from '../kit/copy.js';
+import { Notice } from '../kit/fields.js';
 import { Layout } from '../layout.js';
 import { CLIENTS, ClientSteps } from './clients.js';
 import type { ClientSnippets } from './snippets.js';
@@ -12,8 +14,10 @@ export function ConnectPage(props: {
   /** Signed in: whether any of their workspaces has API credentials (null when signed out). */
   hasCredentials: boolean | null;
   sandboxMode: boolean;
+  /** A team of the visitor's to set up first (after creating it). */
+  team?: (WorkspaceSummary & { justCreated: boolean }) | null;
 }) {
-  const { c, user, snippets } = props;
+  const { c, user, snippets, team } = props;
   return (
     <Layout
       title="Connect a client"
@@ -23,6 +27,8 @@ export function ConnectPage(props: {
       copyButtons
     >
       <h1>Connect a client</h1>
+      {team?.justCreated ? <Notice message={`Team “${team.name}” created.`} /> : null}
+      {team ? <TeamSetup team={team} /> : null}
       <p class="lead">
         Add this server to your AI client once. The first time, the client opens your browser: sign in here
         and click <strong>Allow</strong>. Nobody pastes a token anywhere.
@@ -82,5 +88,51 @@ function Readiness(props: {
         </p>
       ) : null}
     </>
+  );
+}
+
+/** A team's steps before its members' clients work: credentials, people, then the client below. */
+function TeamSetup({ team }: { team: WorkspaceSummary }) {
+  const admin = team.role !== 'member';
+  const teamHref = `/workspaces/${encodeURIComponent(team.id)}`;
+  return (
+    <section class="card" aria-labelledby="team-setup-heading">
+      <h2 id="team-setup-heading" class="token">
+        Set up {team.name}
+      </h2>
+      <ol class="steps">
+        <li>
+          {team.hasCredential ? (
+            <>
+              <span class="ok">Done:</span> the team’s API credentials are linked.
+            </>
+          ) : admin ? (
+            <>
+              <a href={`/account/credentials?workspace=${encodeURIComponent(team.id)}`}>
+                Link the team’s API credentials
+              </a>
+              : every member’s tool calls use them, each member as their own user.
+            </>
+          ) : (
+            'An owner or admin links the team’s API credentials; until then its tool calls fail.'
+          )}
+        </li>
+        <li>
+          {admin ? (
+            <>
+              <a href={`${teamHref}#invite-heading`}>Invite people</a> with a link from the team page.
+            </>
+          ) : (
+            <>
+              See who is in the team on <a href={teamHref}>the team page</a>.
+            </>
+          )}
+        </li>
+        <li>
+          Add this server to your AI client (below). When it asks you to allow it, choose{' '}
+          <strong class="token">{team.name}</strong> as the workspace.
+        </li>
+      </ol>
+    </section>
   );
 }

@@ -7,7 +7,10 @@ import { privatePage } from '../layout.js';
 import { ConnectPage } from './page.js';
 import { clientSnippets } from './snippets.js';
 
-/** The "connect a client" page: open to everyone; signed in, it also says what is still missing. */
+/**
+ * The "connect a client" page: open to everyone; signed in, it also says what is still missing. With
+ * `?workspace=<a team of yours>` (where creating a team leads) it starts with that team's next steps.
+ */
 export function connectRoutes(deps: { config: Config; db: Db }) {
   const { config, db } = deps;
   const app = new Hono<AppEnv>();
@@ -15,15 +18,18 @@ export function connectRoutes(deps: { config: Config; db: Db }) {
 
   app.get('/connect', (c) => {
     const user = c.get('user');
-    const hasCredentials = user ? listWorkspacesForUser(db, user.id).some((w) => w.hasCredential) : null;
+    const workspaces = user ? listWorkspacesForUser(db, user.id) : [];
+    const asked = c.req.query('workspace');
+    const team = workspaces.find((w) => w.id === asked && w.kind === 'team') ?? null;
     return privatePage(
       c,
       <ConnectPage
         c={c}
         user={user}
         snippets={snippets}
-        hasCredentials={hasCredentials}
+        hasCredentials={user ? workspaces.some((w) => w.hasCredential) : null}
         sandboxMode={config.sandboxMode}
+        team={team ? { ...team, justCreated: c.req.query('done') === 'team_created' } : null}
       />,
     );
   });

@@ -3,15 +3,18 @@ import { SCOPE_DESCRIPTIONS, type Scope } from '../../oauth/scopes.js';
 /**
  * Permissions in plain words (the consent page's descriptions), never raw scope codes. `blocked` are
  * granted but outside the member's ceiling in that workspace: listed apart, so nobody reads them as
- * usable.
+ * usable. `whose` says whose settings block them: the reader's own, or the member's (admin view).
  */
 export function PermissionList({
   allowed,
   blocked = [],
+  whose = 'yours',
 }: {
   allowed: readonly Scope[];
   blocked?: readonly Scope[];
+  whose?: 'yours' | 'the member’s';
 }) {
+  const settings = whose === 'yours' ? 'your team’s settings for you' : 'the member’s team settings';
   return (
     <>
       {allowed.length ? (
@@ -21,11 +24,11 @@ export function PermissionList({
           ))}
         </ul>
       ) : (
-        <p class="muted">Nothing: every permission it was given is outside what your team allows you.</p>
+        <p class="muted">Nothing: every permission it was given is outside what {settings} allow.</p>
       )}
       {blocked.length ? (
         <>
-          <p class="muted">Given to it, but your team's settings for you do not allow:</p>
+          <p class="muted">Given to it, but {settings} do not allow:</p>
           <ul class="plain">
             {blocked.map((scope) => (
               <li class="perm-off">{SCOPE_DESCRIPTIONS[scope]}</li>

@@ -9,9 +9,19 @@ export interface Column<Row> {
 /**
  * A table on wide screens and one card per row on phones (style.ts `table.cards`): each cell carries
  * its column's label, so nothing needs to scroll sideways and no cell is squeezed until its words
- * break letter by letter.
+ * break letter by letter. Each cell's content is one element (`div.cell`): on phones the cell is a
+ * two-column grid, label and value, and a value made of several nodes must stay in one grid cell.
  */
-export function CardTable<Row>(props: { caption?: string; columns: Column<Row>[]; rows: Row[] }) {
+export function CardTable<Row>(props: {
+  caption?: string;
+  columns: Column<Row>[];
+  rows: Row[];
+  /**
+   * On phones, this column (by index) is the card's title, first and full width with no label: the
+   * name or email a card is about.
+   */
+  title?: number;
+}) {
   return (
     <table class="cards">
       {props.caption ? <caption class="visually-hidden">{props.caption}</caption> : null}
@@ -25,8 +35,10 @@ export function CardTable<Row>(props: { caption?: string; columns: Column<Row>[]
       <tbody>
         {props.rows.map((row) => (
           <tr>
-            {props.columns.map((column) => (
-              <td data-label={column.label}>{column.cell(row)}</td>
+            {props.columns.map((column, i) => (
+              <td data-label={column.label} class={i === props.title ? 'card-title' : undefined}>
+                <div class="cell">{column.cell(row)}</div>
+              </td>
             ))}
           </tr>
         ))}

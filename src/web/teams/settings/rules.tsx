@@ -1,20 +1,17 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.js';
-import type { TeamSettings } from '../teams/team-settings.js';
-import { csrfField } from './csrf.js';
+import type { AppEnv } from '../../../http/env.js';
+import type { TeamSettings } from '../../../teams/team-settings.js';
+import { csrfField } from '../../csrf.js';
+import { type TeamNav, teamPath } from '../frame.js';
 
 /**
  * The team's rules in plain words, on the team page for everyone, and the team setting on reading
  * teammates' work (changeable by owners and admins). The words match what src/teams/tool-policy.ts and
  * src/teams/member-policy.ts enforce.
  */
-export function TeamRules(props: {
-  c: Context<AppEnv>;
-  base: string;
-  admin: boolean;
-  settings: TeamSettings;
-}) {
-  const { c, base, admin, settings } = props;
+export function TeamRules(props: { c: Context<AppEnv>; ws: TeamNav; settings: TeamSettings }) {
+  const { c, ws, settings } = props;
+  const admin = ws.role !== 'member';
   return (
     <section aria-labelledby="rules-heading">
       <h2 id="rules-heading">How this team shares its account</h2>
@@ -39,7 +36,7 @@ export function TeamRules(props: {
         </li>
       </ul>
       {admin ? (
-        <form method="post" action={`${base}/settings`} class="stack">
+        <form method="post" action={teamPath(ws, '/settings')} class="stack">
           {csrfField(c)}
           <label class="check">
             <input
@@ -63,50 +60,5 @@ export function TeamRules(props: {
         </form>
       ) : null}
     </section>
-  );
-}
-
-/** The member settings' "Can change team webhook" switch. */
-export function WebhookSwitch(props: { checked: boolean; role: string }) {
-  return (
-    <div class="field">
-      <label class="check">
-        <input
-          type="checkbox"
-          name="can_change_webhook"
-          checked={props.checked}
-          aria-describedby="webhook-hint"
-        />{' '}
-        Can change team webhook
-      </label>
-      <p id="webhook-hint" class="hint">
-        The webhook receives every completed search of the whole team. Owners and admins can change it by
-        default; plain members only when this is ticked.
-        {props.role === 'member' ? '' : ' Unticking it takes the right away from this admin.'}
-      </p>
-    </div>
-  );
-}
-
-/** The "Read-only" preset: saves the read permissions and no team webhook, whatever is ticked. */
-export function ReadOnlyPreset() {
-  return (
-    <div class="field">
-      <div class="actions">
-        <button
-          type="submit"
-          name="preset"
-          value="read-only"
-          class="secondary"
-          aria-describedby="preset-hint"
-        >
-          Read-only
-        </button>
-      </div>
-      <p id="preset-hint" class="hint">
-        Saves this member as read-only: they can read searches, agent runs, schedules, usage and the webhook
-        setup, and nothing that spends credits or changes the team.
-      </p>
-    </div>
   );
 }
