@@ -59,8 +59,9 @@ export async function tabTo(page: Page, name: string | RegExp, maxPresses = 40):
 }
 
 /**
- * Replaces what differs between runs (the server's random port, times, token endings, generated
- * user ids) with fixed text of the same shape, so a screenshot shows only the layout.
+ * Replaces what differs between runs (the server's random port, times and dates, in UTC or a local
+ * zone, token endings, generated user ids) with fixed text of the same shape, so a screenshot shows
+ * only the layout.
  */
 export async function steadyText(page: Page, origin: string): Promise<void> {
   await page.evaluate(
@@ -70,7 +71,9 @@ export async function steadyText(page: Page, origin: string): Promise<void> {
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         let t = node.nodeValue;
         t = t.split(origin).join('http://localhost:8787');
-        t = t.replace(/\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC/g, '2026-01-01 09:00 UTC');
+        t = t.replace(/\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d[\\d:.]*(Z|[+-]\\d\\d:?\\d\\d)?/g, '2026-01-01T09:00:00Z');
+        t = t.replace(/\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC([+-]\\d{1,2}(:\\d\\d)?)?/g, '2026-01-01 09:00 UTC');
+        t = t.replace(/\\b\\d{4}-\\d\\d-\\d\\d\\b/g, '2026-01-01');
         t = t.replace(/••••.{4}/g, '••••ab12');
         t = t.replace(/u_[0-9a-f]{16}/g, 'u_0123456789abcdef');
         node.nodeValue = t;
@@ -85,8 +88,8 @@ const PIXEL_THRESHOLD = 0.1;
 const MAX_DIFF_RATIO = 0.002;
 
 /**
- * Compares a full-page screenshot with the reviewed image `tests/web/screenshots/<name>.png` (or in
- * `dir`).
+ * Compares a full-page screenshot (or, with `fullPage: false`, what the viewport shows: for a long
+ * page of repeated rows) with the reviewed image `tests/web/screenshots/<name>.png` (or in `dir`).
  * `UPDATE_SCREENSHOTS=1` (npm run screenshots:update) writes the image instead: review the diff in
  * git before committing it. Returns a description of the difference, or null when it matches.
  */
@@ -94,9 +97,14 @@ export async function compareScreenshot(
   page: Page,
   name: string,
   dir = SCREENSHOT_DIR,
+  options: { fullPage?: boolean } = {},
 ): Promise<string | null> {
   const file = join(dir, `${name}.png`);
-  const actual = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+  const actual = await page.screenshot({
+    fullPage: options.fullPage ?? true,
+    animations: 'disabled',
+    caret: 'hide',
+  });
   if (process.env.UPDATE_SCREENSHOTS === '1' || !existsSync(file)) {
     if (process.env.UPDATE_SCREENSHOTS !== '1')
       return `no reviewed image ${name}.png (run npm run screenshots:update)`;
