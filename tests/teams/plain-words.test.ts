@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../../src/oauth/scopes.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
+import { FormClient } from '../helpers/forms.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { FormClient } from '../web/form-client.js';
-import { buildTeamScene, type TeamScene } from '../web/team-scene.js';
+import { buildTeamScene, type TeamScene } from '../helpers/team-scene.js';
 
 /**
  * The team pages in plain words (issue 17, phase B), over HTTP: permissions as their descriptions, the

@@ -10,7 +10,7 @@ import {
   steadyText,
 } from '../helpers/page-checks.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildTeamScene, SCENE_PASSWORD, type TeamScene } from './team-scene.js';
+import { buildTeamScene, SCENE_PASSWORD, type TeamScene } from '../helpers/team-scene.js';
 
 /**
  * Every team page in real Chromium at a phone and a laptop size (issue 17, phase B): nothing scrolls
@@ -128,7 +128,9 @@ describe('reviewed screenshots of the team pages', () => {
     const page = await open('owner', size, path(scene));
     try {
       await steadyText(page, server.url);
-      expect(await compareScreenshot(page, name, SCREENSHOT_DIR, { fullPage: !name.startsWith('audit') })).toBeNull();
+      expect(
+        await compareScreenshot(page, name, SCREENSHOT_DIR, { fullPage: !name.startsWith('audit') }),
+      ).toBeNull();
     } finally {
       await page.close();
     }

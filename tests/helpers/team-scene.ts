@@ -7,16 +7,9 @@ import { acceptInvite, createInvite, revokeInvite } from '../../src/teams/invite
 import { setMemberPolicy } from '../../src/teams/member-policy.js';
 import { changeRole, createTeam } from '../../src/teams/teams.js';
 import { cookiePolicy } from '../../src/web/cookies.js';
-import type { SignedInUser } from '../helpers/oauth-http.js';
-import {
-  authorizeUrl,
-  callbackParams,
-  consent,
-  pkce,
-  registerClient,
-  tokenRequest,
-} from '../helpers/oauth-http.js';
-import type { TestServer } from '../helpers/server.js';
+import type { SignedInUser } from './oauth-http.js';
+import { authorizeUrl, callbackParams, consent, pkce, registerClient, tokenRequest } from './oauth-http.js';
+import type { TestServer } from './server.js';
 
 /**
  * A team as an admin sees it after a few weeks, built through the domain functions and the real OAuth
