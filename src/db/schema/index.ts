@@ -1,4 +1,5 @@
 export * from './accounts.js';
 export * from './audit.js';
+export * from './coordination.js';
 export * from './oauth.js';
 export * from './workspaces.js';

@@ -69,6 +69,14 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
       return withinTransaction(root, () => orm.transaction((tx) => inHandle(tx as Orm, t, fn)));
     },
     close: () => client.end({ timeout: 5 }),
+    // postgres.js keeps one extra connection for LISTEN, re-listening after a reconnect.
+    async listen(channel, handler) {
+      const { unlisten } = await client.listen(channel, handler);
+      return unlisten;
+    },
+    async notify(channel, payload) {
+      await client.notify(channel, payload);
+    },
   };
   return root;
 }

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Store } from './types.js';
 
 /** The first row of a query (add `.limit(1)` where more could match), or undefined. */
@@ -34,4 +35,38 @@ export function isUniqueViolation(error: unknown): boolean {
     if (UNIQUE_VIOLATIONS.has((e as { code?: unknown }).code as string)) return true;
   }
   return false;
+}
+
+/**
+ * Runs `fn` in a transaction: the one `db` is already part of (a function called from inside a larger
+ * transaction joins it, without a savepoint's two extra statements), else a new one.
+ */
+export function atomically<T>(db: Store, fn: (tx: Store) => Promise<T>): Promise<T> {
+  return db.inTransaction ? fn(db) : db.transaction(fn);
+}
+
+/** Rows a write matched, from its `.returning()` rows (drivers' own counts differ by engine). */
+export async function changed(rows: PromiseLike<unknown[]>): Promise<number> {
+  return (await rows).length;
+}
+
+interface SqliteRaw {
+  values(query: SQL): Promise<unknown[][]>;
+}
+interface PostgresRaw {
+  execute(query: SQL): Promise<Record<string, unknown>[]>;
+}
+
+/**
+ * The first column of the first row of a statement written in SQL (for what the query builder cannot
+ * say: a health check, an engine's own size function). The SQL is the caller's, so it must suit
+ * `db.engine`.
+ */
+export async function scalar(db: Store, query: SQL): Promise<unknown> {
+  if (db.engine === 'postgres') {
+    const [row] = await (db.orm as unknown as PostgresRaw).execute(query);
+    return row ? Object.values(row)[0] : undefined;
+  }
+  const [row] = await (db.orm as unknown as SqliteRaw).values(query);
+  return row?.[0];
 }

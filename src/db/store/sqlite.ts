@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/sqlite-proxy';
 import { openSqliteFile } from '../client.js';
 import * as sqliteTables from '../schema/index.js';
+import { LocalChannels } from './local-channels.js';
 import { type ProxyMethod, SqliteExecutor } from './sqlite-executor.js';
 import { assertOutsideTransaction, TransactionEndedError, withinTransaction } from './transaction-scope.js';
 import type { OpenStore, Orm, Store, Tables } from './types.js';
@@ -19,6 +20,7 @@ import type { OpenStore, Orm, Store, Tables } from './types.js';
 export function openSqliteStore(path: string): OpenStore {
   const executor = new SqliteExecutor(openSqliteFile(path));
   const gate = new TransactionGate();
+  const channels = new LocalChannels();
   const t = sqliteTables as unknown as Tables;
   const root: OpenStore = {
     engine: 'sqlite',
@@ -45,6 +47,8 @@ export function openSqliteStore(path: string): OpenStore {
       while (gate.busy) await gate.idle();
       if (executor.connection.open) executor.connection.close();
     },
+    listen: (channel, handler) => channels.listen(channel, handler),
+    notify: (channel, payload) => channels.notify(channel, payload),
   };
   return root;
 }

@@ -32,7 +32,19 @@ export interface Store {
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
 }
 
+/** Receives the payload of each notification sent on a channel. */
+export type NotificationHandler = (payload: string) => void;
+
 export interface OpenStore extends Store {
   /** Ends the connection (SQLite) or the pool (PostgreSQL), after queries in flight. */
   close(): Promise<void>;
+  /**
+   * Calls `handler` for every notification on `channel` from now on, sent by this process or (on
+   * PostgreSQL, LISTEN) any other on the same database. Resolves once listening; the returned function
+   * stops it. Delivery is best effort: a notification sent while PostgreSQL's listening connection is
+   * reconnecting is lost, so use it to act sooner, not as the only record.
+   */
+  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /** Sends `payload` (under 8,000 bytes) to every listener of `channel` (PostgreSQL NOTIFY). */
+  notify(channel: string, payload: string): Promise<void>;
 }
