@@ -1,8 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { Config } from './config.js';
-import type { Db } from './db/client.js';
+import { type OpenStore, scalar } from './db/store/index.js';
 import { compressJson } from './http/compress.js';
 import type { AppEnv } from './http/env.js';
 import { jsonError } from './http/errors.js';
@@ -26,7 +27,8 @@ import { teamRoutes } from './web/teams/routes.js';
 /** Everything the app needs from the process; built by main.ts (or a test). */
 export interface AppDeps {
   config: Config;
-  db: Db;
+  /** The shared store: the SQLite file, or PostgreSQL behind every instance. */
+  db: OpenStore;
   logger: Logger;
   secrets: SecretBox;
   /** Where upstream calls go: the real service, or the in-process sandbox. */
@@ -71,9 +73,9 @@ export function createApp(deps: AppDeps): App {
   app.use(sessionMiddleware({ db, config }));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', (c) => {
+  app.get('/readyz', async (c) => {
     try {
-      db.$client.prepare('SELECT 1').get();
+      await scalar(db, sql`SELECT 1`);
       return c.json({ status: 'ready' });
     } catch (error) {
       c.get('log').error({ err: error }, 'database not ready');

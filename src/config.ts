@@ -12,7 +12,14 @@ export interface Config {
   publicUrl: string;
   /** Canonical MCP resource URI (RFC 8707): PUBLIC_URL + "/mcp". */
   resourceUrl: string;
+  /** The SQLite file, used when databaseUrl is null. */
   databasePath: string;
+  /** DATABASE_URL: a PostgreSQL database shared by every instance; null for the SQLite file. */
+  databaseUrl: string | null;
+  /** DATABASE_POOL_SIZE: connections each instance keeps to PostgreSQL. */
+  databasePoolSize: number;
+  /** DATABASE_PREPARE=false behind a pooler that cannot keep prepared statements (PgBouncer < 1.21). */
+  databasePrepare: boolean;
   /** Current key first; older keys after it, so envelopes written under them still open. */
   secretKeys: SecretKey[];
   upstream: {
@@ -67,7 +74,7 @@ export class ConfigError extends Error {
   }
 }
 
-const SECRET_VARIABLES = new Set(['SECRET_KEY', 'SECRET_KEY_PREVIOUS', 'METRICS_TOKEN']);
+const SECRET_VARIABLES = new Set(['SECRET_KEY', 'SECRET_KEY_PREVIOUS', 'METRICS_TOKEN', 'DATABASE_URL']);
 
 const port = (fallback: number) =>
   z
@@ -129,6 +136,16 @@ const schema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_URL: originUrl.optional(),
   DATABASE_PATH: z.string().min(1).default('./data/social-intel-mcp.db'),
+  // Never echoed (SECRET_VARIABLES): a connection URL usually carries a password.
+  DATABASE_URL: z
+    .string()
+    .refine(
+      (v) => /^postgres(ql)?:\/\/[^/\s]+\/[^\s]+$/i.test(v) && URL.canParse(v),
+      'must be a PostgreSQL URL like postgres://user:password@host:5432/database',
+    )
+    .optional(),
+  DATABASE_POOL_SIZE: wholeNumber('10', 1, 100, 'connections'),
+  DATABASE_PREPARE: z.enum(['true', 'false']).default('true'),
   SECRET_KEY: secretKey.optional(),
   SECRET_KEY_PREVIOUS: secretKey.optional(),
   UPSTREAM_SEARCH_URL: httpUrl.optional(),
@@ -220,6 +237,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(
       'SECRET_KEY: required when NODE_ENV=production (32 random bytes, e.g. `openssl rand -hex 32`)',
     );
+  } else if (e.DATABASE_URL && !e.SECRET_KEY) {
+    // Every instance on the shared database must open the same credentials and verify the same
+    // cookies: a key generated beside one machine's files would differ on the next.
+    problems.push(
+      'SECRET_KEY: required when DATABASE_URL is set, the same on every instance (32 random bytes, e.g. `openssl rand -hex 32`)',
+    );
   }
   if (production && !publicUrl.startsWith('https://')) {
     problems.push(
@@ -250,6 +273,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     resourceUrl: `${publicUrl}/mcp`,
     databasePath,
+    databaseUrl: e.DATABASE_URL ?? null,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePrepare: e.DATABASE_PREPARE === 'true',
     secretKeys,
     upstream: {
       searchUrl: e.UPSTREAM_SEARCH_URL ?? null,

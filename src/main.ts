@@ -1,7 +1,6 @@
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { closeDatabase, openDatabase } from './db/client.js';
-import { migrate } from './db/migrate.js';
+import { openMigratedStore } from './db/store/index.js';
 import { startHousekeeping } from './housekeeping/index.js';
 import { createConfiguredLogger } from './logger.js';
 import { SecretBox } from './security/secrets.js';
@@ -20,9 +19,18 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createConfiguredLogger(config);
-  const db = openDatabase(config.databasePath);
-  const { applied } = migrate(db);
-  logger.info({ databasePath: config.databasePath, migrationsApplied: applied }, 'database ready');
+  // Migrations first (on PostgreSQL under an advisory lock, so instances starting together apply them once).
+  const { store: db, applied } = await openMigratedStore(
+    { databaseUrl: config.databaseUrl ?? undefined, databasePath: config.databasePath },
+    { max: config.databasePoolSize, prepare: config.databasePrepare },
+  );
+  // Never the URL: it carries the password.
+  logger.info(
+    config.databaseUrl
+      ? { engine: db.engine, migrationsApplied: applied }
+      : { engine: db.engine, databasePath: config.databasePath, migrationsApplied: applied },
+    'database ready',
+  );
 
   const upstream = await startUpstream(config);
   if (config.sandboxMode) {
@@ -55,7 +63,7 @@ async function main(): Promise<void> {
     await closeApp();
     await server.close(config.shutdownGraceMs);
     await upstream.close();
-    closeDatabase(db);
+    await db.close();
     logger.info('stopped');
     process.exit(0);
   };

@@ -21,9 +21,9 @@ export function recordAccountEvent(
     detail?: Record<string, string | number | boolean | null>;
   },
   now = Date.now(),
-): void {
+): Promise<void> {
   metrics.countAccountEvent(event.kind);
-  recordAudit(
+  return recordAudit(
     db,
     {
       kind: event.kind,

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { upstreamCredentials, users, workspaceMembers } from '../db/schema/index.js';
+import { changed, first, type Store } from '../db/store/index.js';
 import { SecretBox } from '../security/secrets.js';
 import { recordAccountEvent } from './audit.js';
 
@@ -24,21 +23,23 @@ export function defaultUpstreamUserId(userId: string): string {
  * be opened (its key is not configured or the row was tampered with): that is a server fault, not
  * "no credential".
  */
-export function loadUpstreamCredential(
-  db: Db,
+export async function loadUpstreamCredential(
+  db: Store,
   secrets: SecretBox,
   workspaceId: string,
   userId: string,
-): { token: string; userId: string } | null {
-  const row = db
-    .select({
-      memberUpstreamUserId: workspaceMembers.upstreamUserId,
-      tokenCiphertext: upstreamCredentials.tokenCiphertext,
-    })
-    .from(workspaceMembers)
-    .innerJoin(upstreamCredentials, eq(upstreamCredentials.workspaceId, workspaceMembers.workspaceId))
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
-    .get();
+): Promise<{ token: string; userId: string } | null> {
+  const { upstreamCredentials, workspaceMembers } = db.t;
+  const row = await first(
+    db.orm
+      .select({
+        memberUpstreamUserId: workspaceMembers.upstreamUserId,
+        tokenCiphertext: upstreamCredentials.tokenCiphertext,
+      })
+      .from(workspaceMembers)
+      .innerJoin(upstreamCredentials, eq(upstreamCredentials.workspaceId, workspaceMembers.workspaceId))
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))),
+  );
   if (!row) return null;
   return {
     token: secrets.open(row.tokenCiphertext, workspaceId),
@@ -54,18 +55,23 @@ export interface CredentialSummary {
 }
 
 /** What the credentials page may show: never the token, only its last four characters. */
-export function getCredentialSummary(db: Db, workspaceId: string): CredentialSummary | null {
-  const row = db
-    .select({
-      tokenLast4: upstreamCredentials.tokenLast4,
-      upstreamUserId: upstreamCredentials.upstreamUserId,
-      verifiedAt: upstreamCredentials.verifiedAt,
-      linkedByEmail: users.email,
-    })
-    .from(upstreamCredentials)
-    .leftJoin(users, eq(users.id, upstreamCredentials.linkedBy))
-    .where(eq(upstreamCredentials.workspaceId, workspaceId))
-    .get();
+export async function getCredentialSummary(
+  db: Store,
+  workspaceId: string,
+): Promise<CredentialSummary | null> {
+  const { upstreamCredentials, users } = db.t;
+  const row = await first(
+    db.orm
+      .select({
+        tokenLast4: upstreamCredentials.tokenLast4,
+        upstreamUserId: upstreamCredentials.upstreamUserId,
+        verifiedAt: upstreamCredentials.verifiedAt,
+        linkedByEmail: users.email,
+      })
+      .from(upstreamCredentials)
+      .leftJoin(users, eq(users.id, upstreamCredentials.linkedBy))
+      .where(eq(upstreamCredentials.workspaceId, workspaceId)),
+  );
   return row ?? null;
 }
 
@@ -74,11 +80,11 @@ export function getCredentialSummary(db: Db, workspaceId: string): CredentialSum
  * key and bound to the workspace id, and makes `upstreamUserId` the linking member's upstream user id.
  * One transaction.
  */
-export function saveUpstreamCredential(
-  db: Db,
+export async function saveUpstreamCredential(
+  db: Store,
   secrets: SecretBox,
   input: { workspaceId: string; linkedBy: string; token: string; upstreamUserId: string; verifiedAt: number },
-): void {
+): Promise<void> {
   const now = Date.now();
   const values = {
     tokenCiphertext: secrets.seal(input.token, input.workspaceId),
@@ -89,18 +95,19 @@ export function saveUpstreamCredential(
     verifiedAt: input.verifiedAt,
     updatedAt: now,
   };
-  db.transaction((tx) => {
-    tx.insert(upstreamCredentials)
+  await db.transaction(async (tx) => {
+    const { upstreamCredentials, workspaceMembers } = tx.t;
+    await tx.orm
+      .insert(upstreamCredentials)
       .values({ workspaceId: input.workspaceId, createdAt: now, ...values })
-      .onConflictDoUpdate({ target: upstreamCredentials.workspaceId, set: values })
-      .run();
-    tx.update(workspaceMembers)
+      .onConflictDoUpdate({ target: upstreamCredentials.workspaceId, set: values });
+    await tx.orm
+      .update(workspaceMembers)
       .set({ upstreamUserId: input.upstreamUserId })
       .where(
         and(eq(workspaceMembers.workspaceId, input.workspaceId), eq(workspaceMembers.userId, input.linkedBy)),
-      )
-      .run();
-    recordAccountEvent(
+      );
+    await recordAccountEvent(
       tx,
       { kind: 'credential_linked', userId: input.linkedBy, workspaceId: input.workspaceId },
       now,
@@ -110,15 +117,17 @@ export function saveUpstreamCredential(
 
 /** Forgets the workspace's credential. Returns whether there was one. */
 export function removeUpstreamCredential(
-  db: Db,
+  db: Store,
   workspaceId: string,
   removedBy: string | null = null,
-): boolean {
-  return db.transaction((tx) => {
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { upstreamCredentials: c } = tx.t;
     const removed =
-      tx.delete(upstreamCredentials).where(eq(upstreamCredentials.workspaceId, workspaceId)).run().changes >
-      0;
-    if (removed) recordAccountEvent(tx, { kind: 'credential_removed', userId: removedBy, workspaceId });
+      (await changed(
+        tx.orm.delete(c).where(eq(c.workspaceId, workspaceId)).returning({ workspaceId: c.workspaceId }),
+      )) > 0;
+    if (removed) await recordAccountEvent(tx, { kind: 'credential_removed', userId: removedBy, workspaceId });
     return removed;
   });
 }
@@ -129,18 +138,18 @@ export function removeUpstreamCredential(
  * alone, already current). Rows that cannot be opened (key not configured, tampered) are counted as
  * failed and left untouched.
  */
-export function reencryptCredentials(
-  db: Db,
+export async function reencryptCredentials(
+  db: Store,
   secrets: SecretBox,
-): { reencrypted: number; alreadyCurrent: number; failed: number } {
+): Promise<{ reencrypted: number; alreadyCurrent: number; failed: number }> {
+  const { upstreamCredentials } = db.t;
   const result = { reencrypted: 0, alreadyCurrent: 0, failed: 0 };
-  const rows = db
+  const rows = await db.orm
     .select({
       workspaceId: upstreamCredentials.workspaceId,
       tokenCiphertext: upstreamCredentials.tokenCiphertext,
     })
-    .from(upstreamCredentials)
-    .all();
+    .from(upstreamCredentials);
   for (const row of rows) {
     if (SecretBox.keyIdOf(row.tokenCiphertext) === secrets.currentKeyId) {
       result.alreadyCurrent++;
@@ -153,17 +162,20 @@ export function reencryptCredentials(
       result.failed++;
       continue;
     }
-    const changed = db
-      .update(upstreamCredentials)
-      .set({ tokenCiphertext: sealed, keyId: secrets.currentKeyId, updatedAt: Date.now() })
-      .where(
-        and(
-          eq(upstreamCredentials.workspaceId, row.workspaceId),
-          eq(upstreamCredentials.tokenCiphertext, row.tokenCiphertext),
-        ),
-      )
-      .run().changes;
-    if (changed) result.reencrypted++;
+    // Compare-and-set: only if the row still holds the envelope that was read.
+    const resealed = await changed(
+      db.orm
+        .update(upstreamCredentials)
+        .set({ tokenCiphertext: sealed, keyId: secrets.currentKeyId, updatedAt: Date.now() })
+        .where(
+          and(
+            eq(upstreamCredentials.workspaceId, row.workspaceId),
+            eq(upstreamCredentials.tokenCiphertext, row.tokenCiphertext),
+          ),
+        )
+        .returning({ workspaceId: upstreamCredentials.workspaceId }),
+    );
+    if (resealed) result.reencrypted++;
     else result.alreadyCurrent++;
   }
   return result;

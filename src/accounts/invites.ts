@@ -1,6 +1,5 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { invites, workspaceMembers } from '../db/schema/index.js';
+import { first, type Store } from '../db/store/index.js';
 import { hashToken } from '../security/tokens.js';
 
 /**
@@ -14,32 +13,44 @@ export interface UsableInvite {
   role: 'admin' | 'member';
 }
 
-type Runner = Pick<Db, 'select' | 'insert' | 'update'>;
-
 /** The invite a token names, if it is not revoked, not expired and has uses left. */
-export function findUsableInvite(db: Runner, token: string, now = Date.now()): UsableInvite | null {
+export async function findUsableInvite(
+  db: Store,
+  token: string,
+  now = Date.now(),
+): Promise<UsableInvite | null> {
   if (!token || token.length > 200) return null;
-  const row = db
-    .select({ id: invites.id, workspaceId: invites.workspaceId, role: invites.role })
-    .from(invites)
-    .where(
-      and(
-        eq(invites.tokenHash, hashToken(token)),
-        isNull(invites.revokedAt),
-        gt(invites.expiresAt, now),
-        or(isNull(invites.maxUses), sql`${invites.uses} < ${invites.maxUses}`),
+  const { invites } = db.t;
+  const row = await first(
+    db.orm
+      .select({ id: invites.id, workspaceId: invites.workspaceId, role: invites.role })
+      .from(invites)
+      .where(
+        and(
+          eq(invites.tokenHash, hashToken(token)),
+          isNull(invites.revokedAt),
+          gt(invites.expiresAt, now),
+          or(isNull(invites.maxUses), sql`${invites.uses} < ${invites.maxUses}`),
+        ),
       ),
-    )
-    .get();
+  );
   return row ?? null;
 }
 
 /**
- * Spends one use of the invite and adds the new user to its workspace. Runs inside the sign-up
- * transaction; returns false (and the caller rolls back) when the invite was used up meanwhile.
+ * Spends one use of the invite and adds the new user to its workspace. Runs inside the sign-up (or
+ * accept) transaction; returns false (and the caller rolls back) when the invite was used up
+ * meanwhile. The spend is one conditional UPDATE: on PostgreSQL a concurrent one waits for the row
+ * and re-checks `uses` once the first commits, so an invite is never spent past max_uses.
  */
-export function consumeInvite(db: Runner, invite: UsableInvite, userId: string, now: number): boolean {
-  const spent = db
+export async function consumeInvite(
+  db: Store,
+  invite: UsableInvite,
+  userId: string,
+  now: number,
+): Promise<boolean> {
+  const { invites, workspaceMembers } = db.t;
+  const spent = await db.orm
     .update(invites)
     .set({ uses: sql`${invites.uses} + 1` })
     .where(
@@ -50,11 +61,11 @@ export function consumeInvite(db: Runner, invite: UsableInvite, userId: string, 
         or(isNull(invites.maxUses), sql`${invites.uses} < ${invites.maxUses}`),
       ),
     )
-    .run();
-  if (spent.changes !== 1) return false;
-  db.insert(workspaceMembers)
+    .returning({ id: invites.id });
+  if (spent.length !== 1) return false;
+  await db.orm
+    .insert(workspaceMembers)
     .values({ workspaceId: invite.workspaceId, userId, role: invite.role, createdAt: now })
-    .onConflictDoNothing()
-    .run();
+    .onConflictDoNothing();
   return true;
 }

@@ -1,7 +1,7 @@
-import { and, eq, lte, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import { deleteInBatches } from '../db/batches.js';
-import type { Db } from '../db/client.js';
-import { sessions, users } from '../db/schema/index.js';
+import { changed, type Store } from '../db/store/index.js';
+import { oncePer } from '../once-per.js';
 import { hashToken, newToken } from '../security/tokens.js';
 import type { User } from './users.js';
 
@@ -23,34 +23,32 @@ function expiryFor(createdAt: number, lastSeenAt: number): number {
  * returns the id for the cookie. Only its SHA-256 is stored. Expired sessions of the user are
  * cleared on the way.
  */
-export function createSession(db: Db, userId: string, userAgent: string | null, now = Date.now()): string {
+export async function createSession(
+  db: Store,
+  userId: string,
+  userAgent: string | null,
+  now = Date.now(),
+): Promise<string> {
   const token = newToken('session');
-  db.transaction((tx) => {
-    tx.delete(sessions)
-      .where(and(eq(sessions.userId, userId), lte(sessions.expiresAt, now)))
-      .run();
-    tx.insert(sessions)
-      .values({
-        idHash: hashToken(token),
-        userId,
-        createdAt: now,
-        lastSeenAt: now,
-        expiresAt: expiryFor(now, now),
-        userAgent: userAgent?.slice(0, USER_AGENT_MAX) ?? null,
-      })
-      .run();
+  await db.transaction(async (tx) => {
+    const { sessions } = tx.t;
+    await tx.orm.delete(sessions).where(and(eq(sessions.userId, userId), lte(sessions.expiresAt, now)));
+    await tx.orm.insert(sessions).values({
+      idHash: hashToken(token),
+      userId,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: expiryFor(now, now),
+      userAgent: userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+    });
   });
   return token;
 }
 
-/**
- * The signed-in user for a session id, or null when it is unknown, expired, or the account is
- * disabled. One indexed lookup; the sliding expiry is pushed forward at most once a minute.
- */
-export function resolveSession(db: Db, token: string, now = Date.now()): User | null {
-  if (!token || token.length > 200) return null;
-  const idHash = hashToken(token);
-  const row = db
+/** The session → user query, prepared once per store (every signed-in page request runs it). */
+const sessionLookup = oncePer((db: Store) => {
+  const { sessions, users } = db.t;
+  return db.orm
     .select({
       userId: users.id,
       email: users.email,
@@ -61,47 +59,69 @@ export function resolveSession(db: Db, token: string, now = Date.now()): User | 
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.idHash, idHash))
-    .get();
+    .where(eq(sessions.idHash, sql.placeholder('idHash')))
+    .prepare('session_lookup');
+});
+
+/**
+ * The signed-in user for a session id, or null when it is unknown, expired, or the account is
+ * disabled. One indexed lookup; the sliding expiry is pushed forward at most once a minute.
+ */
+export async function resolveSession(db: Store, token: string, now = Date.now()): Promise<User | null> {
+  if (!token || token.length > 200) return null;
+  const { sessions } = db.t;
+  const idHash = hashToken(token);
+  const [row] = await sessionLookup(db).execute({ idHash });
   if (!row) return null;
   if (row.expiresAt <= now || row.disabledAt !== null) {
-    db.delete(sessions).where(eq(sessions.idHash, idHash)).run();
+    await db.orm.delete(sessions).where(eq(sessions.idHash, idHash));
     return null;
   }
   if (now - row.lastSeenAt >= SESSION_TOUCH_INTERVAL_MS) {
-    db.update(sessions)
+    await db.orm
+      .update(sessions)
       .set({ lastSeenAt: now, expiresAt: expiryFor(row.createdAt, now) })
-      .where(eq(sessions.idHash, idHash))
-      .run();
+      .where(eq(sessions.idHash, idHash));
   }
   return { id: row.userId, email: row.email };
 }
 
 /** Ends one session server-side: its id stops working at once. */
-export function endSession(db: Db, token: string): void {
-  db.delete(sessions)
-    .where(eq(sessions.idHash, hashToken(token)))
-    .run();
+export async function endSession(db: Store, token: string): Promise<void> {
+  const { sessions } = db.t;
+  await db.orm.delete(sessions).where(eq(sessions.idHash, hashToken(token)));
 }
 
 /** Ends every session of the user, or every one but `keepToken`'s. Returns how many ended. */
-export function endAllSessions(db: Db, userId: string, keepToken?: string): number {
+export async function endAllSessions(db: Store, userId: string, keepToken?: string): Promise<number> {
+  const { sessions } = db.t;
   const where = keepToken
     ? and(eq(sessions.userId, userId), ne(sessions.idHash, hashToken(keepToken)))
     : eq(sessions.userId, userId);
-  return db.delete(sessions).where(where).run().changes;
+  return changed(db.orm.delete(sessions).where(where).returning({ idHash: sessions.idHash }));
 }
 
 /** The session's cookie lifetime in seconds: the absolute limit (the idle limit is enforced here). */
 export const SESSION_COOKIE_MAX_AGE_S = Math.floor(SESSION_ABSOLUTE_MS / 1000);
 
 /** Deletes sessions past their expiry, in small batches (housekeeping). */
-export function purgeExpiredSessions(db: Db, now = Date.now()): number {
-  return deleteInBatches(
-    (batch) =>
-      db
+export function purgeExpiredSessions(db: Store, now = Date.now()): Promise<number> {
+  const { sessions } = db.t;
+  return deleteInBatches((batch) =>
+    changed(
+      db.orm
         .delete(sessions)
-        .where(sql`rowid IN (SELECT rowid FROM sessions WHERE expires_at < ${now} LIMIT ${batch})`)
-        .run().changes,
+        .where(
+          inArray(
+            sessions.idHash,
+            db.orm
+              .select({ idHash: sessions.idHash })
+              .from(sessions)
+              .where(lt(sessions.expiresAt, now))
+              .limit(batch),
+          ),
+        )
+        .returning({ idHash: sessions.idHash }),
+    ),
   );
 }

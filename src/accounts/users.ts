@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../db/client.js';
-import { users } from '../db/schema/index.js';
+import { first, isUniqueViolation, type Store } from '../db/store/index.js';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../security/passwords.js';
 import { newId } from '../security/tokens.js';
 import { recordAccountEvent } from './audit.js';
@@ -38,11 +37,11 @@ export type CreateUserResult =
 /**
  * Creates the user, their personal workspace and the owner membership in one transaction (and, with
  * an invite, the membership it grants): either all of it exists afterwards or none of it. The
- * password is hashed before the transaction so the write lock is held for microseconds.
+ * password is hashed before the transaction, which holds only database work.
  * `email` must already be normalised and validated, `password` checked by passwordProblem().
  */
 export async function createUser(
-  db: Db,
+  db: Store,
   input: { email: string; password: string; invite?: UsableInvite | null },
   now = Date.now(),
 ): Promise<CreateUserResult> {
@@ -50,18 +49,16 @@ export async function createUser(
   const user: User = { id: newId(), email: input.email };
   const personalWorkspaceId = newId();
   try {
-    return db.transaction((tx) => {
-      tx.insert(users)
-        .values({ ...user, passwordHash, createdAt: now, updatedAt: now })
-        .run();
-      createPersonalWorkspace(tx, {
+    return await db.transaction(async (tx) => {
+      await tx.orm.insert(tx.t.users).values({ ...user, passwordHash, createdAt: now, updatedAt: now });
+      await createPersonalWorkspace(tx, {
         id: personalWorkspaceId,
         userId: user.id,
         name: 'Personal',
         now,
       });
-      if (input.invite && !consumeInvite(tx, input.invite, user.id, now)) throw new InviteUsedUp();
-      recordAccountEvent(
+      if (input.invite && !(await consumeInvite(tx, input.invite, user.id, now))) throw new InviteUsedUp();
+      await recordAccountEvent(
         tx,
         {
           kind: 'account_created',
@@ -83,39 +80,40 @@ export async function createUser(
 /** Thrown inside the sign-up transaction to roll it back when the invite was spent meanwhile. */
 class InviteUsedUp extends Error {}
 
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return true;
-  }
-  return false;
-}
-
 /**
  * The user whose email and password these are, or null. Unknown emails verify against a dummy hash
  * so a failure takes the same time either way; disabled accounts fail the same way too. A hash made
  * with weaker parameters than today's is upgraded on success.
  */
-export async function authenticate(db: Db, email: string, password: string): Promise<User | null> {
-  const row = db
-    .select({
-      id: users.id,
-      email: users.email,
-      passwordHash: users.passwordHash,
-      disabledAt: users.disabledAt,
-    })
-    .from(users)
-    .where(eq(users.email, normaliseEmail(email)))
-    .get();
+export async function authenticate(db: Store, email: string, password: string): Promise<User | null> {
+  const { users } = db.t;
+  const row = await first(
+    db.orm
+      .select({
+        id: users.id,
+        email: users.email,
+        passwordHash: users.passwordHash,
+        disabledAt: users.disabledAt,
+      })
+      .from(users)
+      .where(eq(users.email, normaliseEmail(email))),
+  );
   const ok = await verifyPassword(row?.passwordHash ?? (await dummyPasswordHash()), password);
   if (!row || !ok || row.disabledAt !== null) return null;
   if (needsRehash(row.passwordHash)) {
     const upgraded = await hashPassword(password);
-    db.update(users).set({ passwordHash: upgraded, updatedAt: Date.now() }).where(eq(users.id, row.id)).run();
+    await db.orm
+      .update(users)
+      .set({ passwordHash: upgraded, updatedAt: Date.now() })
+      .where(eq(users.id, row.id));
   }
   return { id: row.id, email: row.email };
 }
 
-export function getUserById(db: Db, id: string): User | null {
-  return db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, id)).get() ?? null;
+export async function getUserById(db: Store, id: string): Promise<User | null> {
+  const { users } = db.t;
+  return (
+    (await first(db.orm.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, id)))) ??
+    null
+  );
 }

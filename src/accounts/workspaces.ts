@@ -1,6 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { upstreamCredentials, workspaceMembers, workspaces } from '../db/schema/index.js';
+import { first, type Store } from '../db/store/index.js';
 
 export type WorkspaceKind = 'personal' | 'team';
 export type WorkspaceRole = 'owner' | 'admin' | 'member';
@@ -13,12 +12,10 @@ export interface WorkspaceSummary {
   hasCredential: boolean;
 }
 
-/** Transaction or database: the queries here run in either. */
-type Runner = Pick<Db, 'select' | 'insert' | 'update' | 'delete'>;
-
-/** The user's workspaces, personal first, then teams by name. */
-export function listWorkspacesForUser(db: Runner, userId: string): WorkspaceSummary[] {
-  const rows = db
+/** The user's workspaces: their own personal one first, then teams by name. */
+export async function listWorkspacesForUser(db: Store, userId: string): Promise<WorkspaceSummary[]> {
+  const { workspaces, workspaceMembers, upstreamCredentials } = db.t;
+  const rows = await db.orm
     .select({
       id: workspaces.id,
       name: workspaces.name,
@@ -30,48 +27,59 @@ export function listWorkspacesForUser(db: Runner, userId: string): WorkspaceSumm
     .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
     .leftJoin(upstreamCredentials, eq(upstreamCredentials.workspaceId, workspaces.id))
     .where(eq(workspaceMembers.userId, userId))
-    .orderBy(sql`case ${workspaces.kind} when 'personal' then 0 else 1 end`, asc(workspaces.name))
-    .all();
+    // The user's own personal workspace first, then other personal ones they joined, then teams by name
+    // (the id last, so the order is the same on both engines).
+    .orderBy(
+      sql`case when ${workspaces.kind} = 'personal' and ${workspaceMembers.role} = 'owner' then 0 when ${workspaces.kind} = 'personal' then 1 else 2 end`,
+      asc(workspaces.name),
+      asc(workspaces.id),
+    );
   return rows.map(({ credential, ...row }) => ({ ...row, hasCredential: credential !== null }));
 }
 
 /** The id of the user's personal workspace (made at sign-up), or null for an unknown user. */
-export function getPersonalWorkspaceId(db: Runner, userId: string): string | null {
-  const row = db
-    .select({ id: workspaces.id })
-    .from(workspaceMembers)
-    .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
-    .where(and(eq(workspaceMembers.userId, userId), eq(workspaces.kind, 'personal')))
-    .orderBy(asc(workspaces.createdAt))
-    .limit(1)
-    .get();
+export async function getPersonalWorkspaceId(db: Store, userId: string): Promise<string | null> {
+  const { workspaces, workspaceMembers } = db.t;
+  const row = await first(
+    db.orm
+      .select({ id: workspaces.id })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .where(and(eq(workspaceMembers.userId, userId), eq(workspaces.kind, 'personal')))
+      .orderBy(asc(workspaces.createdAt))
+      .limit(1),
+  );
   return row?.id ?? null;
 }
 
-/** The user's membership of one workspace, or null when they are not a member. */
-export function getMembership(
-  db: Runner,
-  workspaceId: string,
-  userId: string,
-): {
+export interface Membership {
   workspaceId: string;
   name: string;
   kind: WorkspaceKind;
   role: WorkspaceRole;
   upstreamUserId: string | null;
-} | null {
-  const row = db
-    .select({
-      workspaceId: workspaces.id,
-      name: workspaces.name,
-      kind: workspaces.kind,
-      role: workspaceMembers.role,
-      upstreamUserId: workspaceMembers.upstreamUserId,
-    })
-    .from(workspaceMembers)
-    .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
-    .get();
+}
+
+/** The user's membership of one workspace, or null when they are not a member. */
+export async function getMembership(
+  db: Store,
+  workspaceId: string,
+  userId: string,
+): Promise<Membership | null> {
+  const { workspaces, workspaceMembers } = db.t;
+  const row = await first(
+    db.orm
+      .select({
+        workspaceId: workspaces.id,
+        name: workspaces.name,
+        kind: workspaces.kind,
+        role: workspaceMembers.role,
+        upstreamUserId: workspaceMembers.upstreamUserId,
+      })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))),
+  );
   return row ?? null;
 }
 
@@ -81,14 +89,15 @@ export function canManageCredentials(role: WorkspaceRole): boolean {
 }
 
 /** Creates a personal workspace owned by the user. Call inside the sign-up transaction. */
-export function createPersonalWorkspace(
-  db: Runner,
+export async function createPersonalWorkspace(
+  db: Store,
   input: { id: string; userId: string; name: string; now: number },
-) {
-  db.insert(workspaces)
-    .values({ id: input.id, name: input.name, kind: 'personal', createdAt: input.now, updatedAt: input.now })
-    .run();
-  db.insert(workspaceMembers)
-    .values({ workspaceId: input.id, userId: input.userId, role: 'owner', createdAt: input.now })
-    .run();
+): Promise<void> {
+  const { workspaces, workspaceMembers } = db.t;
+  await db.orm
+    .insert(workspaces)
+    .values({ id: input.id, name: input.name, kind: 'personal', createdAt: input.now, updatedAt: input.now });
+  await db.orm
+    .insert(workspaceMembers)
+    .values({ workspaceId: input.id, userId: input.userId, role: 'owner', createdAt: input.now });
 }

@@ -1,6 +1,5 @@
 import { and, desc, eq, gt, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { auditEvents, oauthClients, users, workspaceMembers } from '../db/schema/index.js';
+import { first, type Store } from '../db/store/index.js';
 
 export const AUDIT_PAGE_SIZE = 50;
 /** The most rows one export returns (newest first); narrow the filters for more. */
@@ -113,7 +112,8 @@ export interface AuditRow {
   detail: string | null;
 }
 
-function where(workspaceId: string, f: AuditFilters): SQL {
+function where(db: Store, workspaceId: string, f: AuditFilters): SQL {
+  const { auditEvents, workspaceMembers } = db.t;
   const members = sql`(SELECT ${workspaceMembers.userId} FROM ${workspaceMembers} WHERE ${workspaceMembers.workspaceId} = ${workspaceId})`;
   const conditions: (SQL | undefined)[] = [
     or(
@@ -135,8 +135,9 @@ function where(workspaceId: string, f: AuditFilters): SQL {
   return and(...conditions) as SQL;
 }
 
-function select(db: Db) {
-  return db
+function select(db: Store) {
+  const { auditEvents, users, oauthClients } = db.t;
+  return db.orm
     .select({
       id: auditEvents.id,
       at: auditEvents.at,
@@ -156,28 +157,28 @@ function select(db: Db) {
 }
 
 /** One page of the workspace's trail, newest first. */
-export function queryAudit(
-  db: Db,
+export async function queryAudit(
+  db: Store,
   workspaceId: string,
   filters: AuditFilters,
   pageSize = AUDIT_PAGE_SIZE,
-): { rows: AuditRow[]; hasMore: boolean } {
-  const rows = select(db)
-    .where(where(workspaceId, filters))
+): Promise<{ rows: AuditRow[]; hasMore: boolean }> {
+  const { auditEvents } = db.t;
+  const rows = await select(db)
+    .where(where(db, workspaceId, filters))
     .orderBy(desc(auditEvents.at), desc(auditEvents.id))
     .limit(pageSize + 1)
-    .offset((filters.page - 1) * pageSize)
-    .all();
+    .offset((filters.page - 1) * pageSize);
   return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
 }
 
 /** Every matching row (up to AUDIT_EXPORT_MAX), newest first, for CSV or JSON export. */
-export function exportAudit(db: Db, workspaceId: string, filters: AuditFilters): AuditRow[] {
+export function exportAudit(db: Store, workspaceId: string, filters: AuditFilters): Promise<AuditRow[]> {
+  const { auditEvents } = db.t;
   return select(db)
-    .where(where(workspaceId, filters))
+    .where(where(db, workspaceId, filters))
     .orderBy(desc(auditEvents.at), desc(auditEvents.id))
-    .limit(AUDIT_EXPORT_MAX)
-    .all();
+    .limit(AUDIT_EXPORT_MAX);
 }
 
 const CSV_COLUMNS: (keyof AuditRow)[] = [
@@ -228,24 +229,26 @@ export function auditJson(rows: AuditRow[]) {
 }
 
 /** Whether an event of this kind was recorded for this person, app and workspace since `since`. */
-export function hasRecentEvent(
-  db: Db,
+export async function hasRecentEvent(
+  db: Store,
   event: { kind: string; userId: string; clientId: string; workspaceId: string },
   since: number,
-): boolean {
-  const row = db
-    .select({ id: auditEvents.id })
-    .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.userId, event.userId),
-        gt(auditEvents.at, since),
-        eq(auditEvents.kind, event.kind),
-        eq(auditEvents.clientId, event.clientId),
-        eq(auditEvents.workspaceId, event.workspaceId),
-      ),
-    )
-    .limit(1)
-    .get();
+): Promise<boolean> {
+  const { auditEvents } = db.t;
+  const row = await first(
+    db.orm
+      .select({ id: auditEvents.id })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.userId, event.userId),
+          gt(auditEvents.at, since),
+          eq(auditEvents.kind, event.kind),
+          eq(auditEvents.clientId, event.clientId),
+          eq(auditEvents.workspaceId, event.workspaceId),
+        ),
+      )
+      .limit(1),
+  );
   return row !== undefined;
 }

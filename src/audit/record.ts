@@ -1,5 +1,4 @@
-import type { Db } from '../db/client.js';
-import { auditEvents } from '../db/schema/index.js';
+import type { Store } from '../db/store/index.js';
 
 /**
  * One row of the audit trail. Ids are plain text (not foreign keys) so the trail outlives what it
@@ -20,23 +19,21 @@ export interface AuditEvent {
   detail?: Record<string, unknown> | null;
 }
 
-/** Anything that can insert: the database or a transaction inside it (the row commits with it). */
-export type AuditWriter = Pick<Db, 'insert'>;
+/** The database, or a transaction inside it (the row then commits with it). */
+export type AuditWriter = Store;
 
 /** The one writer of audit_events rows (tool calls use its prepared twin in tool-calls.ts). */
-export function recordAudit(db: AuditWriter, event: AuditEvent, now = Date.now()): void {
-  db.insert(auditEvents)
-    .values({
-      at: now,
-      kind: event.kind,
-      workspaceId: event.workspaceId ?? null,
-      userId: event.userId ?? null,
-      clientId: event.clientId ?? null,
-      tool: event.tool ?? null,
-      status: event.status ?? 'ok',
-      durationMs:
-        event.durationMs === undefined || event.durationMs === null ? null : Math.round(event.durationMs),
-      detail: event.detail ? JSON.stringify(event.detail) : null,
-    })
-    .run();
+export async function recordAudit(db: AuditWriter, event: AuditEvent, now = Date.now()): Promise<void> {
+  await db.orm.insert(db.t.auditEvents).values({
+    at: now,
+    kind: event.kind,
+    workspaceId: event.workspaceId ?? null,
+    userId: event.userId ?? null,
+    clientId: event.clientId ?? null,
+    tool: event.tool ?? null,
+    status: event.status ?? 'ok',
+    durationMs:
+      event.durationMs === undefined || event.durationMs === null ? null : Math.round(event.durationMs),
+    detail: event.detail ? JSON.stringify(event.detail) : null,
+  });
 }

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { inArray, lt } from 'drizzle-orm';
 import { deleteInBatches } from '../db/batches.js';
-import type { Db } from '../db/client.js';
-import { auditEvents } from '../db/schema/index.js';
+import { changed, type Store } from '../db/store/index.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -9,13 +8,15 @@ const DAY_MS = 24 * 3600 * 1000;
 export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
 
 /** Deletes audit rows older than `retentionDays`, in small batches (housekeeping). */
-export function purgeAuditEvents(db: Db, retentionDays: number, now = Date.now()): number {
+export function purgeAuditEvents(db: Store, retentionDays: number, now = Date.now()): Promise<number> {
   const cutoff = now - retentionDays * DAY_MS;
-  return deleteInBatches(
-    (batch) =>
-      db
-        .delete(auditEvents)
-        .where(sql`rowid IN (SELECT rowid FROM audit_events WHERE at < ${cutoff} LIMIT ${batch})`)
-        .run().changes,
+  const { auditEvents: a } = db.t;
+  return deleteInBatches((batch) =>
+    changed(
+      db.orm
+        .delete(a)
+        .where(inArray(a.id, db.orm.select({ id: a.id }).from(a).where(lt(a.at, cutoff)).limit(batch)))
+        .returning({ id: a.id }),
+    ),
   );
 }

@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../db/client.js';
+import { sql } from 'drizzle-orm';
+import type { Store } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 
 export interface ToolCallAudit {
@@ -14,29 +14,45 @@ export interface ToolCallAudit {
   detail?: Record<string, unknown>;
 }
 
+/** The tool-call INSERT with placeholders, prepared once per auditor (every tool call writes one). */
+function prepareInsert(db: Store) {
+  const p = sql.placeholder;
+  return db.orm
+    .insert(db.t.auditEvents)
+    .values({
+      at: p('at'),
+      kind: 'tool_call',
+      workspaceId: p('workspaceId'),
+      userId: p('userId'),
+      clientId: p('clientId'),
+      tool: p('tool'),
+      status: p('status'),
+      durationMs: p('durationMs'),
+      detail: p('detail'),
+    })
+    .prepare('audit_tool_call');
+}
+
 /**
- * One audit_events row per tool call, through a statement prepared once (every tool call writes one,
- * so the query builder's per-call cost is skipped). A failing insert is logged and never changes the
- * tool result.
+ * One audit_events row per tool call, through a statement prepared once (the query builder's
+ * per-call cost is skipped). Resolves once the row is written; a failing insert is logged and never
+ * changes the tool result (the promise does not reject).
  */
-export function toolCallAuditor(db: Db, logger: Logger): (event: ToolCallAudit) => void {
-  let insert: Statement<unknown[]> | null = null;
-  return (event) => {
+export function toolCallAuditor(db: Store, logger: Logger): (event: ToolCallAudit) => Promise<void> {
+  let insert: ReturnType<typeof prepareInsert> | undefined;
+  return async (event) => {
     try {
-      insert ??= db.$client.prepare<unknown[]>(
-        `INSERT INTO audit_events (at, kind, workspace_id, user_id, client_id, tool, status, duration_ms, detail)
-         VALUES (?, 'tool_call', ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      insert.run(
-        Date.now(),
-        event.workspaceId,
-        event.userId,
-        event.clientId,
-        event.tool,
-        event.status,
-        Math.round(event.durationMs),
-        event.detail ? JSON.stringify(event.detail) : null,
-      );
+      insert ??= prepareInsert(db);
+      await insert.execute({
+        at: Date.now(),
+        workspaceId: event.workspaceId,
+        userId: event.userId,
+        clientId: event.clientId,
+        tool: event.tool,
+        status: event.status,
+        durationMs: Math.round(event.durationMs),
+        detail: event.detail ? JSON.stringify(event.detail) : null,
+      });
     } catch (err) {
       logger.error({ err, tool: event.tool }, 'audit insert failed');
     }

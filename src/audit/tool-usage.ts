@@ -1,6 +1,5 @@
 import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { auditEvents, users } from '../db/schema/index.js';
+import { first, type Store } from '../db/store/index.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -14,17 +13,28 @@ export interface ToolUsageRow {
 }
 
 /** Tool calls per UTC day, member and tool over the last `days` days, from the audit trail. */
-export function toolCallsByDay(db: Db, workspaceId: string, days: number, now = Date.now()): ToolUsageRow[] {
+export async function toolCallsByDay(
+  db: Store,
+  workspaceId: string,
+  days: number,
+  now = Date.now(),
+): Promise<ToolUsageRow[]> {
+  const { auditEvents, users } = db.t;
   const since = Math.floor(now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
-  const day = sql<string>`strftime('%Y-%m-%d', ${auditEvents.at} / 1000, 'unixepoch')`;
-  return db
+  // The UTC day as a whole number of days since the epoch: integer division on both engines (no
+  // date functions, which differ), turned into a date here. The divisor is written into the SQL, not
+  // bound: PostgreSQL matches the GROUP BY expression to the selected one only if they are identical.
+  // Aggregates come back as numbers only through mapWith (PostgreSQL's count and sum are 64-bit, sent
+  // as text).
+  const day = sql<number>`(${auditEvents.at} / ${sql.raw(String(DAY_MS))})`.mapWith(Number);
+  const rows = await db.orm
     .select({
       day,
       userId: auditEvents.userId,
       userEmail: users.email,
       tool: sql<string>`${auditEvents.tool}`,
-      calls: sql<number>`count(*)`,
-      failed: sql<number>`sum(case when ${auditEvents.status} = 'ok' then 0 else 1 end)`,
+      calls: sql<number>`count(*)`.mapWith(Number),
+      failed: sql<number>`sum(case when ${auditEvents.status} = 'ok' then 0 else 1 end)`.mapWith(Number),
     })
     .from(auditEvents)
     .leftJoin(users, eq(users.id, auditEvents.userId))
@@ -35,9 +45,9 @@ export function toolCallsByDay(db: Db, workspaceId: string, days: number, now = 
         eq(auditEvents.kind, 'tool_call'),
       ),
     )
-    .groupBy(day, auditEvents.userId, auditEvents.tool)
-    .orderBy(sql`1 desc`, users.email, auditEvents.tool)
-    .all();
+    .groupBy(day, auditEvents.userId, users.email, auditEvents.tool)
+    .orderBy(sql`1 desc`, users.email, auditEvents.tool);
+  return rows.map((r) => ({ ...r, day: new Date(r.day * DAY_MS).toISOString().slice(0, 10) }));
 }
 
 export interface ToolCallCount {
@@ -53,8 +63,9 @@ export interface ToolCallCount {
  * How many of a member's tool calls in a workspace since `since` were of these tools and ended with
  * these statuses (the write cap's count). A range scan of the (user_id, at) index over the member's rows.
  */
-export function toolCallCountQuery(db: Db, q: ToolCallCount) {
-  return db
+export function toolCallCountQuery(db: Store, q: ToolCallCount) {
+  const { auditEvents } = db.t;
+  return db.orm
     .select({ n: count() })
     .from(auditEvents)
     .where(
@@ -69,12 +80,21 @@ export function toolCallCountQuery(db: Db, q: ToolCallCount) {
     );
 }
 
+/** The count toolCallCountQuery describes. */
+export async function toolCallCount(db: Store, q: ToolCallCount): Promise<number> {
+  return (await first(toolCallCountQuery(db, q)))?.n ?? 0;
+}
+
 /**
  * toolCallCountQuery for every member of the workspace at once: member id → count (members with
  * none are absent). The team page's "used this month" beside each cap.
  */
-export function toolCallCountsByUser(db: Db, q: Omit<ToolCallCount, 'userId'>): Map<string, number> {
-  const rows = db
+export async function toolCallCountsByUser(
+  db: Store,
+  q: Omit<ToolCallCount, 'userId'>,
+): Promise<Map<string, number>> {
+  const { auditEvents } = db.t;
+  const rows = await db.orm
     .select({ userId: auditEvents.userId, n: count() })
     .from(auditEvents)
     .where(
@@ -86,7 +106,6 @@ export function toolCallCountsByUser(db: Db, q: Omit<ToolCallCount, 'userId'>): 
         inArray(auditEvents.status, [...q.statuses]),
       ),
     )
-    .groupBy(auditEvents.userId)
-    .all();
+    .groupBy(auditEvents.userId);
   return new Map(rows.flatMap((r) => (r.userId === null ? [] : [[r.userId, r.n] as const])));
 }

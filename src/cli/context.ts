@@ -1,6 +1,5 @@
 import { type Config, ConfigError, loadConfig } from '../config.js';
-import { closeDatabase, type Db, openDatabase } from '../db/client.js';
-import { migrate } from '../db/migrate.js';
+import { openMigratedStore, type Store } from '../db/store/index.js';
 
 /** A failure the operator can act on: printed as one line, exit status 1. */
 export class CliError extends Error {
@@ -31,20 +30,22 @@ export function cliConfig(io: CliIo): Config {
 }
 
 /**
- * Runs `work` against the database the server uses (same path, same pragmas, migrations applied
- * first, exactly as `npm start` does), and closes it afterwards whatever happens.
+ * Runs `work` against the database the server uses (DATABASE_URL's PostgreSQL, else the SQLite file;
+ * migrations applied first, exactly as `npm start` does), and closes it afterwards whatever happens.
  */
 export async function withDatabase<T>(
   io: CliIo,
-  work: (db: Db, config: Config) => T | Promise<T>,
+  work: (db: Store, config: Config) => T | Promise<T>,
 ): Promise<T> {
   const config = cliConfig(io);
-  const db = openDatabase(config.databasePath);
+  const { store } = await openMigratedStore(
+    { databaseUrl: config.databaseUrl ?? undefined, databasePath: config.databasePath },
+    { max: 2, prepare: config.databasePrepare },
+  );
   try {
-    migrate(db);
-    return await work(db, config);
+    return await work(store, config);
   } finally {
-    closeDatabase(db);
+    await store.close();
   }
 }
 

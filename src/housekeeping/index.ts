@@ -1,7 +1,9 @@
+import { purgeRateLimits } from '../accounts/rate-limits.js';
 import { purgeExpiredSessions } from '../accounts/sessions.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS, purgeAuditEvents } from '../audit/retention.js';
-import type { Db } from '../db/client.js';
+import type { Store } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
+import { purgeWaitingCalls } from '../mcp/cancellation.js';
 import { purgeExpiredOAuth } from '../oauth/purge.js';
 
 export interface PurgeCounts {
@@ -12,6 +14,8 @@ export interface PurgeCounts {
   clients: number;
   decisions: number;
   auditEvents: number;
+  rateLimits: number;
+  waitingCalls: number;
 }
 
 export interface PurgeOptions {
@@ -21,30 +25,48 @@ export interface PurgeOptions {
 
 /**
  * The periodic clean-up, composed from each part's own purge: expired OAuth codes, tokens, dead grants,
- * idle clients and consent decisions (oauth), expired browser sessions (accounts), audit rows past the
- * retention (audit). It lives apart from those parts so none of them imports another for it.
+ * idle clients and consent decisions (oauth), expired browser sessions and rate-limit counters
+ * (accounts), audit rows past the retention (audit), waiting-call rows a stopped instance left (mcp).
+ * It lives apart from those parts so none of them imports another for it. Every delete is idempotent,
+ * so instances sharing a database may all run it.
  */
-export function purgeExpired(db: Db, now = Date.now(), options: PurgeOptions = {}): PurgeCounts {
-  const oauth = purgeExpiredOAuth(db, now);
-  const sessions = purgeExpiredSessions(db, now);
-  const auditEvents = purgeAuditEvents(db, options.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS, now);
-  return { ...oauth, sessions, auditEvents };
+export async function purgeExpired(
+  db: Store,
+  now = Date.now(),
+  options: PurgeOptions = {},
+): Promise<PurgeCounts> {
+  const oauth = await purgeExpiredOAuth(db, now);
+  const sessions = await purgeExpiredSessions(db, now);
+  const auditEvents = await purgeAuditEvents(
+    db,
+    options.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
+    now,
+  );
+  const rateLimits = await purgeRateLimits(db, now);
+  const waitingCalls = await purgeWaitingCalls(db, now);
+  return { ...oauth, sessions, auditEvents, rateLimits, waitingCalls };
 }
 
 /** Runs purgeExpired every `intervalMs` on an unref'd timer; returns a stop function. */
 export function startHousekeeping(
-  db: Db,
+  db: Store,
   logger: Logger,
   intervalMs = 15 * 60_000,
   options: PurgeOptions = {},
 ): () => void {
+  let running = false;
   const timer = setInterval(() => {
-    try {
-      const counts = purgeExpired(db, Date.now(), options);
-      if (Object.values(counts).some((n) => n > 0)) logger.info({ purged: counts }, 'housekeeping');
-    } catch (error) {
-      logger.error({ err: error }, 'housekeeping failed');
-    }
+    // A slow round (a large first purge) is not overlapped by the next.
+    if (running) return;
+    running = true;
+    purgeExpired(db, Date.now(), options)
+      .then((counts) => {
+        if (Object.values(counts).some((n) => n > 0)) logger.info({ purged: counts }, 'housekeeping');
+      })
+      .catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed'))
+      .finally(() => {
+        running = false;
+      });
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);

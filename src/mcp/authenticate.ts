@@ -3,14 +3,7 @@ import { defaultUpstreamUserId } from '../accounts/credentials.js';
 import { hasRecentEvent } from '../audit/query.js';
 import { recordAudit } from '../audit/record.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
-import {
-  oauthGrants,
-  oauthTokens,
-  upstreamCredentials,
-  workspaceMembers,
-  workspaces,
-} from '../db/schema/index.js';
+import type { Store } from '../db/store/index.js';
 import { revokeGrant } from '../oauth/grants.js';
 import { parseScopes, type Scope } from '../oauth/scopes.js';
 import { oncePer } from '../once-per.js';
@@ -25,9 +18,13 @@ const REFUSAL_AUDIT_INTERVAL_MS = 60_000;
 /** Opaque access tokens are prefix + 43 base64url characters; anything far off is not worth a lookup. */
 const MAX_TOKEN_LENGTH = 200;
 
-/** The token → caller query, prepared once per database: building its SQL cost more than running it. */
-function buildLookup(db: Db) {
-  return db
+/**
+ * The token → caller query, prepared once per store: building its SQL cost more than running it, and
+ * on PostgreSQL it is then one named statement, parsed and planned once per connection.
+ */
+function buildLookup(db: Store) {
+  const { oauthTokens, oauthGrants, workspaceMembers, upstreamCredentials, workspaces } = db.t;
+  return db.orm
     .select({
       kind: oauthTokens.kind,
       tokenScopes: oauthTokens.scopes,
@@ -62,7 +59,7 @@ function buildLookup(db: Db) {
     .leftJoin(upstreamCredentials, eq(upstreamCredentials.workspaceId, oauthGrants.workspaceId))
     .leftJoin(workspaces, eq(workspaces.id, oauthGrants.workspaceId))
     .where(eq(oauthTokens.tokenHash, sql.placeholder('tokenHash')))
-    .prepare();
+    .prepare('bearer_lookup');
 }
 const lookup = oncePer(buildLookup);
 
@@ -89,18 +86,18 @@ const NOT_A_MEMBER =
  * workspace credential. Refused when unknown, expired, revoked, bound to another resource (audience,
  * RFC 8707), or when the user is no longer a member of the grant's workspace.
  */
-export function verifyAccessToken(
-  db: Db,
+export async function verifyAccessToken(
+  db: Store,
   secrets: SecretBox,
   config: Config,
   token: string,
   now = Date.now(),
-): BearerResult {
+): Promise<BearerResult> {
   if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'The access token is malformed.' };
-  const row = lookup(db).get({ tokenHash: hashToken(token) });
+  const [row] = await lookup(db).execute({ tokenHash: hashToken(token) });
   if (row?.kind !== 'access') return { ok: false, reason: 'The access token is not valid.' };
   if (row.grantRevokedReason !== null && MEMBERSHIP_ENDED.has(row.grantRevokedReason)) {
-    recordRemovedMemberRefusal(db, row, now);
+    await recordRemovedMemberRefusal(db, row, now);
     return { ok: false, reason: NOT_A_MEMBER };
   }
   if (row.tokenRevokedAt !== null || row.grantRevokedAt !== null)
@@ -110,13 +107,14 @@ export function verifyAccessToken(
     return { ok: false, reason: 'The access token was issued for another resource.' };
   if (row.member === null || row.memberRole === null) {
     // The membership ended some way that left the grant live: it ends now, as removal would end it.
-    revokeGrant(db, row.grantId, 'member_removed', now);
-    recordRemovedMemberRefusal(db, row, now);
+    await revokeGrant(db, row.grantId, 'member_removed', now);
+    await recordRemovedMemberRefusal(db, row, now);
     return { ok: false, reason: NOT_A_MEMBER };
   }
 
   if (row.lastUsedAt === null || now - row.lastUsedAt > LAST_USED_RESOLUTION_MS) {
-    db.update(oauthGrants).set({ lastUsedAt: now }).where(eq(oauthGrants.id, row.grantId)).run();
+    const { oauthGrants } = db.t;
+    await db.orm.update(oauthGrants).set({ lastUsedAt: now }).where(eq(oauthGrants.id, row.grantId));
   }
   // A member's ceiling lowered after the grant takes effect now, not at the next sign-in.
   const ceiling = row.memberMaxScopes === null ? null : new Set(parseScopes(row.memberMaxScopes));
@@ -157,18 +155,18 @@ export function verifyAccessToken(
  * one a minute per person and app, so a client retrying in a loop cannot fill the trail (the check
  * reads the trail through its (user, at) index; two instances racing may both write, which is harmless).
  */
-function recordRemovedMemberRefusal(
-  db: Db,
+async function recordRemovedMemberRefusal(
+  db: Store,
   row: { userId: string; workspaceId: string; clientId: string },
   now: number,
-): void {
-  const recent = hasRecentEvent(
+): Promise<void> {
+  const recent = await hasRecentEvent(
     db,
     { kind: 'access_refused', userId: row.userId, clientId: row.clientId, workspaceId: row.workspaceId },
     now - REFUSAL_AUDIT_INTERVAL_MS,
   );
   if (recent) return;
-  recordAudit(
+  await recordAudit(
     db,
     {
       kind: 'access_refused',

@@ -43,7 +43,8 @@ export interface CatalogDeps {
   upstream: UpstreamClient;
   publicUrl: string;
   options: ToolOptions;
-  audit: (event: ToolCallAudit) => void;
+  /** Writes the call's audit row; resolves once written (never rejects: a failure is logged). */
+  audit: (event: ToolCallAudit) => Promise<void>;
   logger: Logger;
   inflight: InflightCalls;
   /**
@@ -190,14 +191,14 @@ export async function execute(
   const refuse = (reason: string, text: string): ToolOutcome => ({ ok: false, text, reason });
 
   if (!caller) {
-    audit('error', { reason: 'no_caller' });
+    await audit('error', { reason: 'no_caller' });
     return refuse(
       'no_caller',
       'This request carries no signed-in caller; reconnect to the server and sign in again.',
     );
   }
   if (!caller.scopes.includes(def.scope)) {
-    audit('error', { reason: 'insufficient_scope' });
+    await audit('error', { reason: 'insufficient_scope' });
     return refuse(
       'insufficient_scope',
       `${def.name} needs the ${def.scope} permission, which this connection was not granted.`,
@@ -205,7 +206,7 @@ export async function execute(
   }
   const parsed = def.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
-    audit('invalid');
+    await audit('invalid');
     const issues = parsed.error.issues
       .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
       .join('; ');
@@ -215,7 +216,7 @@ export async function execute(
     );
   }
   if (!caller.upstream) {
-    audit('error', { reason: 'no_credentials' });
+    await audit('error', { reason: 'no_credentials' });
     return refuse(
       'no_credentials',
       `No upstream API credentials are linked to this workspace yet. Ask the user to link their API token and user id at ${deps.publicUrl}/account/credentials, then try again.`,
@@ -254,7 +255,7 @@ export async function execute(
       : null;
     if (gate?.refused) {
       status = 'refused';
-      audit(status, { reason: gate.refused.reason, ...gate.refused.detail });
+      await audit(status, { reason: gate.refused.reason, ...gate.refused.detail });
       return refuse(gate.refused.reason, gate.refused.message);
     }
     pass = gate;
@@ -274,7 +275,7 @@ export async function execute(
       out.rest,
     );
     status = signal.aborted ? 'cancelled' : 'ok';
-    audit(status);
+    await audit(status);
     return {
       ok: true,
       text: composeText(out, shaped, deps.options.maxResultBytes),
@@ -285,14 +286,16 @@ export async function execute(
   } catch (error) {
     status = auditStatus(error);
     const kind = (error as { kind?: unknown }).kind;
-    audit(status, typeof kind === 'string' ? { error: kind } : undefined);
+    await audit(status, typeof kind === 'string' ? { error: kind } : undefined);
     if (status === 'error' && typeof kind !== 'string') {
       deps.logger.error({ err: error, tool: def.name }, 'tool failed');
     }
     return refuse(typeof kind === 'string' ? kind : 'error', errorMessage(error, def, deps.publicUrl));
   } finally {
     // After the audit row: from now on it, not the reservation, counts the call against the cap.
-    pass?.finish(status);
+    await pass?.finish(status).catch((err: unknown) => {
+      deps.logger.error({ err, tool: def.name }, 'finishing the team policy failed');
+    });
     registered.release();
   }
 }

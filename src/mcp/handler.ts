@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { type ToolCallAudit, toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { OpenStore } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
 import type { Scope } from '../oauth/scopes.js';
@@ -18,6 +18,7 @@ import { DEFAULT_VIEWS_DIR, ViewCatalog } from './apps/catalog.js';
 import { LegacyDeclarations, viewsDeclaration } from './apps/negotiate.js';
 import { registerToolsWithViews } from './apps/register.js';
 import type { Caller } from './caller.js';
+import { CallDirectory } from './cancellation.js';
 import { type CompiledTool, compileTool, registerTools } from './catalog.js';
 import { InflightCalls } from './inflight.js';
 import { PromptCatalog } from './prompts/serve.js';
@@ -29,7 +30,7 @@ import { ToolsListCache } from './tools-list-cache.js';
 
 export interface McpHandlerDeps {
   config: Config;
-  db: Db;
+  db: OpenStore;
   logger: Logger;
   upstream: { searchUrl: string; agentUrl: string };
 }
@@ -88,7 +89,18 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     logger: logger.child({ component: 'upstream' }),
     observe: metrics.observeUpstream,
   });
-  const inflight = new InflightCalls();
+  // On PostgreSQL other instances may run the call a legacy client's cancel names: they share a
+  // directory of long-running calls. One SQLite file has one server process: the registry suffices.
+  const directory =
+    db.engine === 'postgres'
+      ? new CallDirectory(db, logger, {
+          ttlMs: Math.max(toolOptions.searchMaxWaitMs, toolOptions.runMaxWaitMs) + 5 * 60_000,
+        })
+      : undefined;
+  const inflight = new InflightCalls(directory, logger);
+  const listening = inflight.start().catch((err: unknown) => {
+    logger.error({ err }, 'cannot receive cancellations from other instances');
+  });
   const shutdown = new AbortController();
   const running = new Set<Promise<unknown>>();
   const listCache = new ToolsListCache();
@@ -173,7 +185,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     fetch: async (request, opts) => {
       const caller = (opts.authInfo.extra as { caller?: Caller } | undefined)?.caller;
       if (opts.parsedBody === undefined) return handler.fetch(request, { authInfo: opts.authInfo });
-      if (caller) inflight.cancelFrom(opts.parsedBody, caller.grantId);
+      if (caller) void inflight.cancelFrom(opts.parsedBody, caller.grantId);
       const ui = declaredViews(opts.parsedBody, caller);
       // The listing depends on the scopes and on whether the client renders views (a 2025-era
       // client's body does not say so: it said it at initialize).
@@ -204,16 +216,20 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       await Promise.race([drained, sleep(SHUTDOWN_DRAIN_MS, undefined, { ref: false })]);
       await sleep(50);
       await handler.close();
+      await listening;
+      await inflight.stop();
     },
     toolsFor: (scopes) => toolsForScopes(scopes),
   };
 }
 
 /** Every audited tool call is also counted in mcp_tool_calls_total, by its audit status. */
-function auditAndCount(write: (event: ToolCallAudit) => void): (event: ToolCallAudit) => void {
+function auditAndCount(
+  write: (event: ToolCallAudit) => Promise<void>,
+): (event: ToolCallAudit) => Promise<void> {
   return (event) => {
     metrics.toolCalls.labels(event.tool, event.status).inc();
-    write(event);
+    return write(event);
   };
 }
 

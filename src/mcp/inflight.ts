@@ -1,17 +1,37 @@
+import type { Logger } from '../logger.js';
+import type { CallDirectory } from './cancellation.js';
+
 /**
  * Cancellation across requests for 2025-era clients. Under stateless serving, a legacy client's
  * `notifications/cancelled` arrives in its own POST, served by a fresh server instance that knows
  * nothing of the call it names. This registry (per process) maps (grant, JSON-RPC request id) to the
- * waiting call so the cancel can reach it. Request ids are only unique per client session, so when two
- * in-flight calls of one grant share an id, the cancel is ambiguous and ignored rather than guessed.
- * Modern-era clients cancel by closing the request, which aborts the call directly.
+ * waiting call so the cancel can reach it; with a CallDirectory (PostgreSQL, several instances) a cancel
+ * received here also reaches a call running on another instance. Request ids are only unique per
+ * client session, so when two in-flight calls of one grant share an id (on any instances), the cancel
+ * is ambiguous and ignored rather than guessed. Modern-era clients cancel by closing the request, which
+ * aborts the call directly.
  */
 export class InflightCalls {
   private readonly calls = new Map<string, Set<AbortController>>();
 
+  constructor(
+    private readonly directory?: CallDirectory,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Receives cancels other instances forward; resolves once listening. */
+  async start(): Promise<void> {
+    await this.directory?.start((grantId, requestKey) => this.abortOne(grantId, requestKey));
+  }
+
+  async stop(): Promise<void> {
+    await this.directory?.stop();
+  }
+
   /** Registers a call; returns its signal and a release function for `finally`. */
   register(grantId: string, requestId: string | number): { signal: AbortSignal; release: () => void } {
-    const key = keyOf(grantId, requestId);
+    const requestKey = requestKeyOf(requestId);
+    const key = keyOf(grantId, requestKey);
     const controller = new AbortController();
     let set = this.calls.get(key);
     if (!set) {
@@ -19,9 +39,11 @@ export class InflightCalls {
       this.calls.set(key, set);
     }
     set.add(controller);
+    const withdraw = this.directory?.announce(grantId, requestKey);
     return {
       signal: controller.signal,
       release: () => {
+        withdraw?.();
         const current = this.calls.get(key);
         if (!current) return;
         current.delete(controller);
@@ -30,8 +52,11 @@ export class InflightCalls {
     };
   }
 
-  /** Aborts the call a `notifications/cancelled` message (or batch) names, if unambiguous. */
-  cancelFrom(body: unknown, grantId: string): number {
+  /**
+   * Aborts the call a `notifications/cancelled` message (or batch) names, if unambiguous. Resolves to
+   * how many calls were cancelled here or forwarded; never rejects (a failure is logged).
+   */
+  async cancelFrom(body: unknown, grantId: string): Promise<number> {
     let cancelled = 0;
     for (const message of Array.isArray(body) ? body : [body]) {
       if (!message || typeof message !== 'object') continue;
@@ -39,10 +64,10 @@ export class InflightCalls {
       if (method !== 'notifications/cancelled') continue;
       const requestId = params?.requestId;
       if (typeof requestId !== 'string' && typeof requestId !== 'number') continue;
-      const set = this.calls.get(keyOf(grantId, requestId));
-      if (set?.size === 1) {
-        for (const controller of set) controller.abort(new Error('cancelled by the client'));
-        cancelled++;
+      try {
+        if (await this.cancel(grantId, requestKeyOf(requestId))) cancelled++;
+      } catch (err) {
+        this.logger?.warn({ err }, 'could not pass a cancellation on');
       }
     }
     return cancelled;
@@ -51,8 +76,31 @@ export class InflightCalls {
   get size(): number {
     return this.calls.size;
   }
+
+  private async cancel(grantId: string, requestKey: string): Promise<boolean> {
+    const here = this.calls.get(keyOf(grantId, requestKey))?.size ?? 0;
+    if (!this.directory) return this.abortOne(grantId, requestKey);
+    const elsewhere = await this.directory.elsewhere(grantId, requestKey);
+    if (here + elsewhere.length !== 1) return false;
+    if (here === 1) return this.abortOne(grantId, requestKey);
+    await this.directory.forward(elsewhere[0] as string, grantId, requestKey);
+    return true;
+  }
+
+  /** Aborts the one local call with this key; none or several: nothing. */
+  private abortOne(grantId: string, requestKey: string): boolean {
+    const set = this.calls.get(keyOf(grantId, requestKey));
+    if (set?.size !== 1) return false;
+    for (const controller of set) controller.abort(new Error('cancelled by the client'));
+    return true;
+  }
 }
 
-function keyOf(grantId: string, requestId: string | number): string {
-  return `${grantId}\u0000${typeof requestId}:${requestId}`;
+/** The request id with its type: 1 and "1" are different ids (JSON-RPC 2.0 §4). */
+function requestKeyOf(requestId: string | number): string {
+  return `${typeof requestId}:${requestId}`;
+}
+
+function keyOf(grantId: string, requestKey: string): string {
+  return `${grantId}\u0000${requestKey}`;
 }

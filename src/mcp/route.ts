@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Store } from '../db/store/index.js';
 import type { AppEnv } from '../http/env.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
@@ -29,7 +29,7 @@ export interface McpAuthInfo {
 
 export interface McpRouteDeps {
   config: Config;
-  db: Db;
+  db: Store;
   secrets: SecretBox;
   logger: Logger;
   handler: McpRequestHandler;
@@ -86,7 +86,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
       });
     }
     const token = match[1];
-    const verified = verifyAccessToken(deps.db, deps.secrets, config, token);
+    const verified = await verifyAccessToken(deps.db, deps.secrets, config, token);
     if (!verified.ok) {
       return c.json(jsonRpcError(-32001, verified.reason), 401, {
         'WWW-Authenticate': challenge({
@@ -110,7 +110,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
       const verdict = checkScopes(parsedBody, caller.scopes, verified.ceiling, deps.requiredScopeForTool);
       if (verdict.kind === 'beyond-ceiling') {
         metrics.toolCalls.labels(verdict.tool, 'refused').inc();
-        audit({
+        await audit({
           userId: caller.userId,
           workspaceId: caller.workspaceId,
           clientId: caller.clientId,

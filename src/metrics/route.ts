@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Db } from '../db/client.js';
+import type { Store } from '../db/store/index.js';
 import { jsonError } from '../http/errors.js';
 import { safeEqual } from '../security/tokens.js';
 import { measureDatabase } from './database.js';
@@ -11,7 +11,7 @@ import { registry } from './registry.js';
 export interface MetricsOptions {
   /** METRICS_TOKEN: the bearer secret a scraper must send. Null: /metrics does not exist (404). */
   token: string | null;
-  db: Db;
+  db: Store;
 }
 
 /**
@@ -32,7 +32,7 @@ export function metricsRoutes(options: MetricsOptions): Hono {
         'WWW-Authenticate': 'Bearer realm="metrics"',
       });
     }
-    measureDatabase(options.db);
+    await measureDatabase(options.db);
     return c.body(await registry.metrics(), 200, {
       'Content-Type': registry.contentType,
       'Cache-Control': 'no-store',

@@ -1,19 +1,19 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { consents, upstreamCredentials, workspaceMembers } from '../db/schema/index.js';
+import { first, type Store } from '../db/store/index.js';
 import { formatScopes, parseScopes, type Scope } from './scopes.js';
 
 /**
  * A remembered consent that covers the requested scopes in a workspace the user still belongs to and
  * that still has credentials: the most recently confirmed one. Scopes that grew mean asking again.
  */
-export function rememberedWorkspace(
-  db: Db,
+export async function rememberedWorkspace(
+  db: Store,
   userId: string,
   clientId: string,
   scopes: readonly Scope[],
-): string | null {
-  const rows = db
+): Promise<string | null> {
+  const { consents, upstreamCredentials, workspaceMembers } = db.t;
+  const rows = await db.orm
     .select({ workspaceId: consents.workspaceId, scopes: consents.scopes })
     .from(consents)
     .innerJoin(
@@ -25,8 +25,7 @@ export function rememberedWorkspace(
     )
     .innerJoin(upstreamCredentials, eq(upstreamCredentials.workspaceId, consents.workspaceId))
     .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
-    .orderBy(desc(consents.updatedAt))
-    .all();
+    .orderBy(desc(consents.updatedAt));
   for (const row of rows) {
     const given = new Set(parseScopes(row.scopes));
     if (scopes.every((s) => given.has(s))) return row.workspaceId;
@@ -35,12 +34,16 @@ export function rememberedWorkspace(
 }
 
 /** Every scope the person has consented to for this client, in any workspace; null when never. */
-export function consentedScopes(db: Db, userId: string, clientId: string): Set<Scope> | null {
-  const rows = db
+export async function consentedScopes(
+  db: Store,
+  userId: string,
+  clientId: string,
+): Promise<Set<Scope> | null> {
+  const { consents } = db.t;
+  const rows = await db.orm
     .select({ scopes: consents.scopes })
     .from(consents)
-    .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
-    .all();
+    .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)));
   return rows.length ? new Set(rows.flatMap((r) => parseScopes(r.scopes))) : null;
 }
 
@@ -50,41 +53,49 @@ export function consentedScopes(db: Db, userId: string, clientId: string): Set<S
  * URI is not an attacker's open redirector. Pre-registered clients would be trusted too; this server
  * has none (every client registers itself or is a metadata document anyone can publish).
  */
-export function hasConsentedTo(db: Db, userId: string, clientId: string): boolean {
-  return (
-    db
+export async function hasConsentedTo(db: Store, userId: string, clientId: string): Promise<boolean> {
+  const { consents } = db.t;
+  const row = await first(
+    db.orm
       .select({ userId: consents.userId })
       .from(consents)
       .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
-      .limit(1)
-      .get() !== undefined
+      .limit(1),
   );
+  return row !== undefined;
 }
 
-export function rememberConsent(
-  db: Db,
+export async function rememberConsent(
+  db: Store,
   userId: string,
   clientId: string,
   workspaceId: string,
   scopes: readonly Scope[],
   now = Date.now(),
-): void {
+): Promise<void> {
+  const { consents } = db.t;
   const value = formatScopes(scopes);
-  db.insert(consents)
+  await db.orm
+    .insert(consents)
     .values({ userId, clientId, workspaceId, scopes: value, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({
       target: [consents.userId, consents.clientId, consents.workspaceId],
       set: { scopes: value, updatedAt: now },
-    })
-    .run();
+    });
 }
 
 /** The member's scope ceiling set by a workspace admin (null column = no ceiling). */
-export function memberScopeCeiling(db: Db, workspaceId: string, userId: string): Set<Scope> | null {
-  const row = db
-    .select({ maxScopes: workspaceMembers.maxScopes })
-    .from(workspaceMembers)
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
-    .get();
+export async function memberScopeCeiling(
+  db: Store,
+  workspaceId: string,
+  userId: string,
+): Promise<Set<Scope> | null> {
+  const { workspaceMembers } = db.t;
+  const row = await first(
+    db.orm
+      .select({ maxScopes: workspaceMembers.maxScopes })
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))),
+  );
   return row?.maxScopes == null ? null : new Set(parseScopes(row.maxScopes));
 }

@@ -1,7 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, lt } from 'drizzle-orm';
 import { deleteInBatches } from '../db/batches.js';
-import type { Db } from '../db/client.js';
-import { oauthDecisions } from '../db/schema/index.js';
+import { changed, first, type Store } from '../db/store/index.js';
 import type { SecretBox } from '../security/secrets.js';
 import { CODE_TTL_MS } from './grants.js';
 
@@ -22,32 +21,39 @@ function context(id: string): string {
 }
 
 /**
- * Runs `decide` for the first post of decision `id` and stores its answer, in one transaction with the
- * claim: a concurrent post of the same id waits for it, then replays the answer. A later post gets the
- * same answer while its code can still be exchanged, after that only "already answered".
+ * Runs `decide` (with the transaction's handle, for its own writes) for the first post of decision `id`
+ * and stores its answer, in one transaction with the claim: a concurrent post of the same id waits for
+ * it (on PostgreSQL, the INSERT waits on the uncommitted key, then finds it taken), then replays the
+ * answer. A later post gets the same answer while its code can still be exchanged, after that only
+ * "already answered".
  */
 export function decideOnce(
-  db: Db,
+  db: Store,
   secrets: SecretBox,
   decision: { id: string; userId: string; expiresAt: number },
-  decide: () => string,
+  decide: (tx: Store) => Promise<string>,
   now = Date.now(),
-): DecisionOutcome {
-  return db.transaction((tx): DecisionOutcome => {
-    const claimed = tx
-      .insert(oauthDecisions)
-      .values({ id: decision.id, userId: decision.userId, createdAt: now, expiresAt: decision.expiresAt })
-      .onConflictDoNothing()
-      .run().changes;
+): Promise<DecisionOutcome> {
+  return db.transaction(async (tx): Promise<DecisionOutcome> => {
+    const { oauthDecisions } = tx.t;
+    const claimed = await changed(
+      tx.orm
+        .insert(oauthDecisions)
+        .values({ id: decision.id, userId: decision.userId, createdAt: now, expiresAt: decision.expiresAt })
+        .onConflictDoNothing()
+        .returning({ id: oauthDecisions.id }),
+    );
     if (claimed === 1) {
-      const location = decide();
-      tx.update(oauthDecisions)
+      const location = await decide(tx);
+      await tx.orm
+        .update(oauthDecisions)
         .set({ answerSealed: secrets.seal(location, context(decision.id)) })
-        .where(eq(oauthDecisions.id, decision.id))
-        .run();
+        .where(eq(oauthDecisions.id, decision.id));
       return { kind: 'decided', location };
     }
-    const earlier = tx.select().from(oauthDecisions).where(eq(oauthDecisions.id, decision.id)).get();
+    const earlier = await first(
+      tx.orm.select().from(oauthDecisions).where(eq(oauthDecisions.id, decision.id)),
+    );
     if (
       earlier?.userId !== decision.userId ||
       !earlier.answerSealed ||
@@ -60,12 +66,14 @@ export function decideOnce(
 }
 
 /** Deletes decisions whose consent form has expired (purge.ts); returns how many. */
-export function purgeDecisions(db: Db, now: number): number {
-  return deleteInBatches(
-    (batch) =>
-      db
-        .delete(oauthDecisions)
-        .where(sql`rowid IN (SELECT rowid FROM oauth_decisions WHERE expires_at < ${now} LIMIT ${batch})`)
-        .run().changes,
+export function purgeDecisions(db: Store, now: number): Promise<number> {
+  const { oauthDecisions: d } = db.t;
+  return deleteInBatches((batch) =>
+    changed(
+      db.orm
+        .delete(d)
+        .where(inArray(d.id, db.orm.select({ id: d.id }).from(d).where(lt(d.expiresAt, now)).limit(batch)))
+        .returning({ id: d.id }),
+    ),
   );
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { OpenStore } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from '../security/secrets.js';
 import type { ClientLookupOptions } from './clients/repository.js';
@@ -7,7 +7,7 @@ import type { ClientLookupOptions } from './clients/repository.js';
 /** What the authorization server's endpoints need. */
 export interface OAuthDeps {
   config: Config;
-  db: Db;
+  db: OpenStore;
   logger: Logger;
   secrets: SecretBox;
   /** How CIMD documents are fetched (tests add their loopback CA here). */

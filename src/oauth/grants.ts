@@ -1,7 +1,6 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit/record.js';
-import type { Db } from '../db/client.js';
-import { oauthCodes, oauthGrants, oauthTokens } from '../db/schema/index.js';
+import { atomically, changed, first, forUpdate, type Store, type Tables } from '../db/store/index.js';
 import { hashToken, newId, newToken } from '../security/tokens.js';
 import { formatScopes, parseScopes, type Scope } from './scopes.js';
 
@@ -43,88 +42,89 @@ export interface CodeRequest {
   resource: string;
 }
 
-type Runner = Pick<Db, 'insert' | 'update' | 'select'>;
-
 /** Stores an authorization code (hashed) and returns it. */
-export function createAuthorizationCode(db: Runner, request: CodeRequest, now = Date.now()): string {
+export async function createAuthorizationCode(
+  db: Store,
+  request: CodeRequest,
+  now = Date.now(),
+): Promise<string> {
   const code = newToken('code');
-  db.insert(oauthCodes)
-    .values({
-      codeHash: hashToken(code),
-      clientId: request.clientId,
-      userId: request.userId,
-      workspaceId: request.workspaceId,
-      redirectUri: request.redirectUri,
-      redirectUriSent: request.redirectUriSent ?? true,
-      codeChallenge: request.codeChallenge,
-      scopes: formatScopes(request.scopes),
-      resource: request.resource,
-      createdAt: now,
-      expiresAt: now + CODE_TTL_MS,
-    })
-    .run();
+  await db.orm.insert(db.t.oauthCodes).values({
+    codeHash: hashToken(code),
+    clientId: request.clientId,
+    userId: request.userId,
+    workspaceId: request.workspaceId,
+    redirectUri: request.redirectUri,
+    redirectUriSent: request.redirectUriSent ?? true,
+    codeChallenge: request.codeChallenge,
+    scopes: formatScopes(request.scopes),
+    resource: request.resource,
+    createdAt: now,
+    expiresAt: now + CODE_TTL_MS,
+  });
   return code;
 }
 
-export type CodeRow = typeof oauthCodes.$inferSelect;
+export type CodeRow = Tables['oauthCodes']['$inferSelect'];
 
-export function findCode(db: Db, code: string): CodeRow | undefined {
-  return db
-    .select()
-    .from(oauthCodes)
-    .where(eq(oauthCodes.codeHash, hashToken(code)))
-    .get();
+export async function findCode(db: Store, code: string): Promise<CodeRow | undefined> {
+  const { oauthCodes } = db.t;
+  return first(
+    db.orm
+      .select()
+      .from(oauthCodes)
+      .where(eq(oauthCodes.codeHash, hashToken(code))),
+  );
 }
 
 /**
  * Marks a code used, atomically: of two concurrent exchanges exactly one wins (the UPDATE matches
- * only while used_at is null).
+ * only while used_at is null; on PostgreSQL the second waits for the first's row lock, re-checks the
+ * condition once it commits, and matches nothing).
  */
-export function claimCode(db: Db, codeHash: string, now = Date.now()): boolean {
-  return (
-    db
-      .update(oauthCodes)
-      .set({ usedAt: now })
-      .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt)))
-      .run().changes === 1
-  );
+export async function claimCode(db: Store, codeHash: string, now = Date.now()): Promise<boolean> {
+  const { oauthCodes: c } = db.t;
+  const won = await db.orm
+    .update(c)
+    .set({ usedAt: now })
+    .where(and(eq(c.codeHash, codeHash), isNull(c.usedAt)))
+    .returning({ codeHash: c.codeHash });
+  return won.length === 1;
 }
 
 /**
  * A new pair in a family: the refresh token carries the family's scopes (RFC 6749 §6: a successor keeps
  * its predecessor's scope), the access token `accessScopes`, which a refresh may narrow.
  */
-export function mintPair(
-  db: Runner,
+export async function mintPair(
+  db: Store,
   family: { grantId: string; familyId: string; scopes: string },
   accessScopes: string,
   accessTtlMs: number,
   now: number,
-): IssuedTokens {
+): Promise<IssuedTokens> {
   const access = newToken('access');
   const refresh = newToken('refresh');
-  db.insert(oauthTokens)
-    .values([
-      {
-        tokenHash: hashToken(access),
-        grantId: family.grantId,
-        familyId: family.familyId,
-        kind: 'access',
-        scopes: accessScopes,
-        createdAt: now,
-        expiresAt: now + accessTtlMs,
-      },
-      {
-        tokenHash: hashToken(refresh),
-        grantId: family.grantId,
-        familyId: family.familyId,
-        kind: 'refresh',
-        scopes: family.scopes,
-        createdAt: now,
-        expiresAt: now + REFRESH_TTL_MS,
-      },
-    ])
-    .run();
+  await db.orm.insert(db.t.oauthTokens).values([
+    {
+      tokenHash: hashToken(access),
+      grantId: family.grantId,
+      familyId: family.familyId,
+      kind: 'access',
+      scopes: accessScopes,
+      createdAt: now,
+      expiresAt: now + accessTtlMs,
+    },
+    {
+      tokenHash: hashToken(refresh),
+      grantId: family.grantId,
+      familyId: family.familyId,
+      kind: 'refresh',
+      scopes: family.scopes,
+      createdAt: now,
+      expiresAt: now + REFRESH_TTL_MS,
+    },
+  ]);
   return {
     access_token: access,
     token_type: 'Bearer',
@@ -142,14 +142,15 @@ export function mintPair(
  * one grant on any number of instances.
  */
 export function issueGrantForCode(
-  db: Db,
+  db: Store,
   code: CodeRow,
   accessTtlMs: number,
   now = Date.now(),
-): IssuedTokens {
-  return db.transaction((tx) => {
+): Promise<IssuedTokens> {
+  return db.transaction(async (tx) => {
+    const { oauthGrants, oauthCodes } = tx.t;
     const candidateId = newId();
-    const grant = tx
+    const [grant] = await tx.orm
       .insert(oauthGrants)
       .values({
         id: candidateId,
@@ -165,18 +166,18 @@ export function issueGrantForCode(
         targetWhere: sql`${oauthGrants.revokedAt} IS NULL`,
         set: { resource: code.resource },
       })
-      .returning({ id: oauthGrants.id, scopes: oauthGrants.scopes })
-      .get();
+      .returning({ id: oauthGrants.id, scopes: oauthGrants.scopes });
+    if (!grant) throw new Error('the grant upsert returned no row');
     const union = formatScopes([...parseScopes(grant.scopes), ...parseScopes(code.scopes)]);
     if (union !== grant.scopes) {
-      tx.update(oauthGrants).set({ scopes: union }).where(eq(oauthGrants.id, grant.id)).run();
+      await tx.orm.update(oauthGrants).set({ scopes: union }).where(eq(oauthGrants.id, grant.id));
     }
     const familyId = newId();
-    tx.update(oauthCodes)
+    await tx.orm
+      .update(oauthCodes)
       .set({ grantId: grant.id, familyId })
-      .where(eq(oauthCodes.codeHash, code.codeHash))
-      .run();
-    recordAudit(
+      .where(eq(oauthCodes.codeHash, code.codeHash));
+    await recordAudit(
       tx,
       {
         kind: grant.id === candidateId ? 'grant_created' : 'grant_renewed',
@@ -191,73 +192,92 @@ export function issueGrantForCode(
   });
 }
 
-/** Revokes a grant (a connected app) and every token of every family in it. */
-export function revokeGrant(db: Db, grantId: string, reason: string, now = Date.now()): void {
-  db.transaction((tx) => {
-    const changed = tx
+/**
+ * Revokes a grant (a connected app) and every token of every family in it. The grant row is written
+ * first: a refresh holding its lock (refresh.ts) finishes before, and one waiting for it then sees the
+ * revocation; the token UPDATE, a later statement, sees every token a refresh committed meanwhile.
+ */
+export function revokeGrant(db: Store, grantId: string, reason: string, now = Date.now()): Promise<void> {
+  return atomically(db, async (tx) => {
+    const { oauthGrants, oauthTokens } = tx.t;
+    const [revoked] = await tx.orm
       .update(oauthGrants)
       .set({ revokedAt: now, revokedReason: reason })
       .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
-      .returning()
-      .get();
-    tx.update(oauthTokens)
+      .returning({
+        workspaceId: oauthGrants.workspaceId,
+        userId: oauthGrants.userId,
+        clientId: oauthGrants.clientId,
+      });
+    await tx.orm
+      .update(oauthTokens)
       .set({ revokedAt: now })
-      .where(and(eq(oauthTokens.grantId, grantId), isNull(oauthTokens.revokedAt)))
-      .run();
-    if (changed) {
-      recordAudit(
-        tx,
-        {
-          kind: 'grant_revoked',
-          workspaceId: changed.workspaceId,
-          userId: changed.userId,
-          clientId: changed.clientId,
-          detail: { reason },
-        },
-        now,
-      );
+      .where(and(eq(oauthTokens.grantId, grantId), isNull(oauthTokens.revokedAt)));
+    if (revoked) {
+      await recordAudit(tx, { kind: 'grant_revoked', ...revoked, detail: { reason } }, now);
     }
   });
+}
+
+/** Locks the grant row for the rest of the transaction: the family's root, always before its tokens. */
+export async function lockGrant(tx: Store, grantId: string) {
+  const { oauthGrants } = tx.t;
+  return first(forUpdate(tx, tx.orm.select().from(oauthGrants).where(eq(oauthGrants.id, grantId))));
+}
+
+/** lockGrant for the grant a refresh token belongs to, found in the same statement. */
+export async function lockGrantOfRefreshToken(tx: Store, tokenHash: string) {
+  const { oauthGrants: g, oauthTokens: t } = tx.t;
+  const owner = tx.orm
+    .select({ grantId: t.grantId })
+    .from(t)
+    .where(and(eq(t.tokenHash, tokenHash), eq(t.kind, 'refresh')));
+  return first(forUpdate(tx, tx.orm.select().from(g).where(inArray(g.id, owner))));
 }
 
 /**
  * Revokes one token family (a replayed code or refresh token, a client signing out: RFC 6749 §4.1.2,
  * RFC 9700 §4.14.2, RFC 7009 §2.1). The grant's other families (other devices) keep working; when none
- * is left that can still refresh, the grant ends too, so the connected-apps list stays truthful.
+ * is left that can still refresh, the grant ends too, so the connected-apps list stays truthful. The
+ * grant row is locked first, as a refresh locks it, so the two are ordered.
  */
 export function revokeFamily(
-  db: Db,
+  db: Store,
   target: { grantId: string; familyId: string },
   reason: string,
   now = Date.now(),
-): void {
-  db.transaction((tx) => {
-    const revoked = tx
-      .update(oauthTokens)
-      .set({ revokedAt: now })
-      .where(and(eq(oauthTokens.familyId, target.familyId), isNull(oauthTokens.revokedAt)))
-      .run().changes;
-    const otherLive = tx
-      .select({ tokenHash: oauthTokens.tokenHash })
-      .from(oauthTokens)
-      .where(
-        and(
-          eq(oauthTokens.grantId, target.grantId),
-          eq(oauthTokens.kind, 'refresh'),
-          isNull(oauthTokens.revokedAt),
-          isNull(oauthTokens.rotatedAt),
-          gt(oauthTokens.expiresAt, now),
-        ),
-      )
-      .limit(1)
-      .get();
+): Promise<void> {
+  return atomically(db, async (tx) => {
+    const { oauthTokens } = tx.t;
+    const grant = await lockGrant(tx, target.grantId);
+    const revoked = await changed(
+      tx.orm
+        .update(oauthTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(oauthTokens.familyId, target.familyId), isNull(oauthTokens.revokedAt)))
+        .returning({ tokenHash: oauthTokens.tokenHash }),
+    );
+    const otherLive = await first(
+      tx.orm
+        .select({ tokenHash: oauthTokens.tokenHash })
+        .from(oauthTokens)
+        .where(
+          and(
+            eq(oauthTokens.grantId, target.grantId),
+            eq(oauthTokens.kind, 'refresh'),
+            isNull(oauthTokens.revokedAt),
+            isNull(oauthTokens.rotatedAt),
+            gt(oauthTokens.expiresAt, now),
+          ),
+        )
+        .limit(1),
+    );
     if (!otherLive) {
-      revokeGrant(tx as unknown as Db, target.grantId, reason, now);
+      await revokeGrant(tx, target.grantId, reason, now);
       return;
     }
     if (revoked === 0) return;
-    const grant = tx.select().from(oauthGrants).where(eq(oauthGrants.id, target.grantId)).get();
-    recordAudit(
+    await recordAudit(
       tx,
       {
         kind: 'token_family_revoked',

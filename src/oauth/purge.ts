@@ -1,7 +1,6 @@
-import { and, isNotNull, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, inArray, isNotNull, lt, notInArray, or } from 'drizzle-orm';
 import { deleteInBatches } from '../db/batches.js';
-import type { Db } from '../db/client.js';
-import { oauthClients, oauthCodes, oauthGrants, oauthTokens } from '../db/schema/index.js';
+import { changed, type Store } from '../db/store/index.js';
 import { purgeDecisions } from './decisions.js';
 
 /** Rows past their use: kept a day for investigation (a replayed code must still be recognised). */
@@ -19,44 +18,72 @@ export interface OAuthPurgeCounts {
 /**
  * Deletes expired codes and tokens (a day after their end), grants with no live token, idle DCR
  * clients without grants (DESIGN.md §4: never a client with live grants), and consent decisions whose
- * form has expired.
+ * form has expired. Batches are chosen by primary key, the same statement on both engines.
  */
-export function purgeExpiredOAuth(db: Db, now = Date.now()): OAuthPurgeCounts {
+export async function purgeExpiredOAuth(db: Store, now = Date.now()): Promise<OAuthPurgeCounts> {
+  const { oauthCodes, oauthTokens, oauthGrants, oauthClients } = db.t;
   const cutoff = now - KEEP_EXPIRED_MS;
-  const codes = deleteInBatches(
-    (batch) =>
-      db
+  const codes = await deleteInBatches((batch) =>
+    changed(
+      db.orm
         .delete(oauthCodes)
-        .where(sql`rowid IN (SELECT rowid FROM oauth_codes WHERE expires_at < ${cutoff} LIMIT ${batch})`)
-        .run().changes,
+        .where(
+          inArray(
+            oauthCodes.codeHash,
+            db.orm
+              .select({ codeHash: oauthCodes.codeHash })
+              .from(oauthCodes)
+              .where(lt(oauthCodes.expiresAt, cutoff))
+              .limit(batch),
+          ),
+        )
+        .returning({ codeHash: oauthCodes.codeHash }),
+    ),
   );
-  const tokens = deleteInBatches(
-    (batch) =>
-      db
+  const tokens = await deleteInBatches((batch) =>
+    changed(
+      db.orm
         .delete(oauthTokens)
         .where(
-          sql`rowid IN (SELECT rowid FROM oauth_tokens WHERE expires_at < ${cutoff} OR (revoked_at IS NOT NULL AND revoked_at < ${cutoff}) LIMIT ${batch})`,
+          inArray(
+            oauthTokens.tokenHash,
+            db.orm
+              .select({ tokenHash: oauthTokens.tokenHash })
+              .from(oauthTokens)
+              .where(
+                or(
+                  lt(oauthTokens.expiresAt, cutoff),
+                  and(isNotNull(oauthTokens.revokedAt), lt(oauthTokens.revokedAt, cutoff)),
+                ),
+              )
+              .limit(batch),
+          ),
         )
-        .run().changes,
+        .returning({ tokenHash: oauthTokens.tokenHash }),
+    ),
   );
-  const liveGrantIds = db.select({ id: oauthTokens.grantId }).from(oauthTokens);
-  const grants = db
-    .delete(oauthGrants)
-    .where(
-      and(
-        notInArray(oauthGrants.id, liveGrantIds),
-        or(
-          lt(oauthGrants.createdAt, cutoff),
-          and(isNotNull(oauthGrants.revokedAt), lt(oauthGrants.revokedAt, cutoff)),
+  const liveGrantIds = db.orm.select({ id: oauthTokens.grantId }).from(oauthTokens);
+  const grants = await changed(
+    db.orm
+      .delete(oauthGrants)
+      .where(
+        and(
+          notInArray(oauthGrants.id, liveGrantIds),
+          or(
+            lt(oauthGrants.createdAt, cutoff),
+            and(isNotNull(oauthGrants.revokedAt), lt(oauthGrants.revokedAt, cutoff)),
+          ),
         ),
-      ),
-    )
-    .run().changes;
-  const clientsWithGrants = db.select({ id: oauthGrants.clientId }).from(oauthGrants);
-  const clients = db
-    .delete(oauthClients)
-    .where(and(lt(oauthClients.expiresAt, now), notInArray(oauthClients.id, clientsWithGrants)))
-    .run().changes;
-  const decisions = purgeDecisions(db, now);
+      )
+      .returning({ id: oauthGrants.id }),
+  );
+  const clientsWithGrants = db.orm.select({ id: oauthGrants.clientId }).from(oauthGrants);
+  const clients = await changed(
+    db.orm
+      .delete(oauthClients)
+      .where(and(lt(oauthClients.expiresAt, now), notInArray(oauthClients.id, clientsWithGrants)))
+      .returning({ id: oauthClients.id }),
+  );
+  const decisions = await purgeDecisions(db, now);
   return { codes, tokens, grants, clients, decisions };
 }

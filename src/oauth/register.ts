@@ -1,15 +1,18 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { SharedRateLimiter } from '../accounts/rate-limits.js';
 import { clientIp } from '../http/client-ip.js';
 import type { AppEnv } from '../http/env.js';
 import { metrics } from '../metrics/index.js';
-import { RateLimiter } from '../security/rate-limit.js';
 import { clientMetadataSchema, describeMetadataError } from './clients/metadata-schema.js';
 import { registerDynamicClient } from './clients/repository.js';
 import type { OAuthDeps } from './deps.js';
 import { OAuthError, refuse } from './errors.js';
 
-/** Registrations per client IP: enough for a person setting up several clients, not for a flood. */
+/**
+ * Registrations per client IP: enough for a person setting up several clients, not for a flood.
+ * Counted in the database, so the budget is the same behind any number of instances.
+ */
 export const REGISTRATIONS_PER_IP = { limit: 20, windowMs: 10 * 60_000 };
 const MAX_METADATA_BYTES = 16 * 1024;
 
@@ -19,10 +22,10 @@ const MAX_METADATA_BYTES = 16 * 1024;
  */
 export function registerRoutes(deps: OAuthDeps) {
   const app = new Hono<AppEnv>();
-  const limiter = new RateLimiter(REGISTRATIONS_PER_IP);
+  const limiter = new SharedRateLimiter(deps.db, deps.config, 'registrationsPerIp', REGISTRATIONS_PER_IP);
   app.use('/register', cors({ origin: '*', allowMethods: ['POST'], allowHeaders: ['Content-Type'] }));
   app.post('/register', async (c) => {
-    const decision = limiter.hit(clientIp(c, deps.config));
+    const decision = await limiter.hit(clientIp(c, deps.config));
     if (!decision.allowed) {
       return c.json(
         {
@@ -65,7 +68,10 @@ export function registerRoutes(deps: OAuthDeps) {
           describeMetadataError(parsed.error),
         );
       }
-      const { client, secret, issuedAt, metadata, grantTypes } = registerDynamicClient(deps.db, parsed.data);
+      const { client, secret, issuedAt, metadata, grantTypes } = await registerDynamicClient(
+        deps.db,
+        parsed.data,
+      );
       metrics.clientRegistrations.labels('dcr').inc();
       deps.logger.info({ clientId: client.clientId, clientName: client.clientName }, 'client registered');
       return c.json(

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { oauthGrants, oauthTokens } from '../db/schema/index.js';
+import { first } from '../db/store/index.js';
 import type { AppEnv } from '../http/env.js';
 import { hashToken } from '../security/tokens.js';
 import { authenticateClient } from './client-auth.js';
@@ -29,20 +29,21 @@ export function revokeRoutes(deps: OAuthDeps) {
       // token_type_hint is only a hint (RFC 7009 §2.1): the lookup covers every kind of token, so an
       // unknown or wrong hint changes nothing.
       const client = await authenticateClient(c, deps.db, form, clientLookup(deps, false));
-      const row = deps.db
-        .select({ token: oauthTokens, clientId: oauthGrants.clientId })
-        .from(oauthTokens)
-        .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
-        .where(eq(oauthTokens.tokenHash, hashToken(token)))
-        .get();
+      const { oauthGrants, oauthTokens } = deps.db.t;
+      const row = await first(
+        deps.db.orm
+          .select({ token: oauthTokens, clientId: oauthGrants.clientId })
+          .from(oauthTokens)
+          .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+          .where(eq(oauthTokens.tokenHash, hashToken(token))),
+      );
       if (row && row.clientId === client.clientId) {
-        if (row.token.kind === 'refresh') revokeFamily(deps.db, row.token, 'revoked_by_client');
+        if (row.token.kind === 'refresh') await revokeFamily(deps.db, row.token, 'revoked_by_client');
         else
-          deps.db
+          await deps.db.orm
             .update(oauthTokens)
             .set({ revokedAt: Date.now() })
-            .where(and(eq(oauthTokens.tokenHash, row.token.tokenHash), isNull(oauthTokens.revokedAt)))
-            .run();
+            .where(and(eq(oauthTokens.tokenHash, row.token.tokenHash), isNull(oauthTokens.revokedAt)));
       }
       return c.body(null, 200, { 'Cache-Control': 'no-store' });
     } catch (error) {

@@ -26,12 +26,12 @@ export function tokenRoutes(deps: OAuthDeps) {
       const form = await readForm(c);
       const grantType = required(form, 'grant_type');
       const client = await authenticateClient(c, deps.db, form, clientLookup(deps, false));
-      touchClient(deps.db, client);
+      await touchClient(deps.db, client);
       const tokens =
         grantType === 'authorization_code'
-          ? exchangeCode(deps, client, form)
+          ? await exchangeCode(deps, client, form)
           : grantType === 'refresh_token'
-            ? refresh(deps, client, form)
+            ? await refresh(deps, client, form)
             : unsupported(grantType);
       metrics.tokensIssued.labels(grantType).inc();
       return c.json(tokens, 200, NO_STORE);
@@ -53,13 +53,17 @@ function accessTtlMs(deps: OAuthDeps) {
   return deps.config.oauth.accessTokenTtlSeconds * 1000;
 }
 
-function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, string>): IssuedTokens {
+async function exchangeCode(
+  deps: OAuthDeps,
+  client: OAuthClient,
+  form: Map<string, string>,
+): Promise<IssuedTokens> {
   const code = required(form, 'code');
   const verifier = form.get('code_verifier');
   // OAuth 2.1 §4.1.3: PKCE is required, so a missing verifier is a malformed request.
   if (!verifier)
     throw new OAuthError('invalid_request', 'The parameter code_verifier is missing (PKCE is required).');
-  const row = findCode(deps.db, code);
+  const row = await findCode(deps.db, code);
   const now = Date.now();
   if (!row || row.clientId !== client.clientId) {
     throw new OAuthError(
@@ -70,7 +74,7 @@ function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, st
   if (row.usedAt !== null) {
     // RFC 6749 §4.1.2: a code used twice revokes the tokens it already issued (its family).
     if (row.grantId && row.familyId) {
-      revokeFamily(
+      await revokeFamily(
         deps.db,
         { grantId: row.grantId, familyId: row.familyId },
         'authorization_code_replay',
@@ -100,7 +104,7 @@ function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, st
     // Whoever presents a code with the wrong verifier is not the client that started the flow, or the
     // client is broken: either way the code is burned (one guess per code; RFC 7636 §4.6 only asks
     // that the exchange fail), and the real client starts a new authorization.
-    claimCode(deps.db, row.codeHash, now);
+    await claimCode(deps.db, row.codeHash, now);
     throw new OAuthError(
       'invalid_grant',
       'The code_verifier does not match the code_challenge; the code can no longer be used. Start the authorization again.',
@@ -110,14 +114,18 @@ function exchangeCode(deps: OAuthDeps, client: OAuthClient, form: Map<string, st
   if (resource !== undefined && !sameResource(resource, row.resource)) {
     throw new OAuthError('invalid_target', 'The resource does not match the one that was authorized.');
   }
-  if (!claimCode(deps.db, row.codeHash, now)) {
+  if (!(await claimCode(deps.db, row.codeHash, now))) {
     // Lost a race with a concurrent exchange of the same code: that one is the replay's twin.
     throw new OAuthError('invalid_grant', 'The authorization code was already used.');
   }
   return issueGrantForCode(deps.db, row, accessTtlMs(deps), now);
 }
 
-function refresh(deps: OAuthDeps, client: OAuthClient, form: Map<string, string>): IssuedTokens {
+async function refresh(
+  deps: OAuthDeps,
+  client: OAuthClient,
+  form: Map<string, string>,
+): Promise<IssuedTokens> {
   const token = required(form, 'refresh_token');
   const resource = form.get('resource');
   if (resource !== undefined && !sameResource(resource, deps.config.resourceUrl)) {
@@ -126,7 +134,7 @@ function refresh(deps: OAuthDeps, client: OAuthClient, form: Map<string, string>
       `The only resource this server issues tokens for is ${deps.config.resourceUrl}.`,
     );
   }
-  const outcome = refreshGrant(deps.db, token, client.clientId, form.get('scope'), accessTtlMs(deps));
+  const outcome = await refreshGrant(deps.db, token, client.clientId, form.get('scope'), accessTtlMs(deps));
   metrics.refreshes.labels(outcome.ok ? 'ok' : outcome.reason).inc();
   if (!outcome.ok && outcome.reason === 'reused') metrics.refreshReuseDetections.inc();
   if (outcome.ok) return outcome.tokens;

@@ -3,7 +3,10 @@ import type { Config } from '../config.js';
 import { oncePer } from '../once-per.js';
 
 /** What each derived key is for; the label is the HKDF `info`, so keys of different uses never coincide. */
-export type KeyPurpose = 'social-intel-mcp csrf v1' | 'social-intel-mcp pending-authorization v1';
+export type KeyPurpose =
+  | 'social-intel-mcp csrf v1'
+  | 'social-intel-mcp pending-authorization v1'
+  | 'social-intel-mcp rate-limit v1';
 
 const byConfig = oncePer((_config: Config) => new Map<KeyPurpose, Buffer>());
 

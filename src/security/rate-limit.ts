@@ -1,9 +1,9 @@
 /**
- * In-memory sliding-window rate limiter. Per instance (DESIGN.md §7 allows per-instance counters):
- * behind N instances an attacker gets at most N times the budget, which still stops brute force.
- *
- * Each key keeps the timestamps of its last `limit` events, so memory per key is bounded and the
- * window slides exactly (no burst of 2 × limit at a fixed-window boundary).
+ * The arithmetic of the shared rate limits (accounts/rate-limits.ts keeps the counters in the database,
+ * so a limit holds across every instance). Events are counted in fixed windows of `windowMs`; the
+ * sliding window is estimated as the current window's count plus the previous window's, weighted by
+ * how much of it still overlaps the last `windowMs` (the two-window estimate: exact for a steady rate,
+ * and without the burst of 2 × limit a plain fixed window allows at its boundary).
  */
 export interface RateLimitRule {
   /** Events allowed within the window. */
@@ -13,69 +13,47 @@ export interface RateLimitRule {
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-/** Above this many keys, expired ones are swept; above twice as many, the oldest are dropped. */
-const MAX_KEYS = 50_000;
+export interface WindowCounts {
+  /** Start of the current fixed window. */
+  windowStart: number;
+  previous: number;
+  current: number;
+}
 
-export class RateLimiter {
-  private readonly events = new Map<string, number[]>();
+export function windowStartOf(now: number, windowMs: number): number {
+  return Math.floor(now / windowMs) * windowMs;
+}
 
-  constructor(
-    readonly rule: RateLimitRule,
-    private readonly now: () => number = Date.now,
-  ) {}
+/** The weight of the previous window at `now`: the share of it still inside the sliding window. */
+function previousWeight(now: number, windowStart: number, windowMs: number): number {
+  return 1 - (now - windowStart) / windowMs;
+}
 
-  /** Whether one more event for `key` would be allowed right now (records nothing). */
-  check(key: string): RateLimitDecision {
-    const now = this.now();
-    const recent = this.recent(key, now);
-    if (recent.length < this.rule.limit) return { allowed: true };
-    const oldest = recent[recent.length - this.rule.limit] ?? now;
-    return {
-      allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.rule.windowMs - now) / 1000)),
-    };
+/**
+ * How many events the current window may still count now: one more is allowed while the current
+ * count is below this (a whole number, so the database can compare its integer counter to it).
+ */
+export function currentWindowCap(rule: RateLimitRule, now: number, previous: number): number {
+  const start = windowStartOf(now, rule.windowMs);
+  return Math.ceil(rule.limit - previous * previousWeight(now, start, rule.windowMs));
+}
+
+/** Whether one more event is allowed with these counts, and if not, how long until it is. */
+export function decide(rule: RateLimitRule, now: number, counts: WindowCounts): RateLimitDecision {
+  if (counts.current < currentWindowCap(rule, now, counts.previous)) return { allowed: true };
+  return { allowed: false, retryAfterSeconds: retryAfterSeconds(rule, now, counts) };
+}
+
+/** Seconds until the estimate falls below the limit, if nothing more is counted meanwhile. */
+function retryAfterSeconds(rule: RateLimitRule, now: number, counts: WindowCounts): number {
+  const { windowMs, limit } = rule;
+  let at: number;
+  if (counts.current < limit && counts.previous > 0) {
+    // Within this window, as the previous one's weight decays: previous × w(t) + current < limit.
+    at = counts.windowStart + windowMs * (1 - (limit - counts.current) / counts.previous);
+  } else {
+    // This window alone is full: in the next one it becomes the previous, decaying the same way.
+    at = counts.windowStart + windowMs + windowMs * (1 - limit / Math.max(counts.current, limit));
   }
-
-  /** Records one event for `key`. */
-  record(key: string): void {
-    const now = this.now();
-    const recent = this.recent(key, now);
-    recent.push(now);
-    if (recent.length > this.rule.limit) recent.splice(0, recent.length - this.rule.limit);
-    // Re-insert so Map order approximates least-recently-used for the overflow sweep.
-    this.events.delete(key);
-    this.events.set(key, recent);
-    if (this.events.size > MAX_KEYS) this.sweep(now);
-  }
-
-  /** check() then record() when allowed: for limits on attempts rather than on failures. */
-  hit(key: string): RateLimitDecision {
-    const decision = this.check(key);
-    if (decision.allowed) this.record(key);
-    return decision;
-  }
-
-  reset(key: string): void {
-    this.events.delete(key);
-  }
-
-  private recent(key: string, now: number): number[] {
-    const list = this.events.get(key);
-    if (!list) return [];
-    const cutoff = now - this.rule.windowMs;
-    let drop = 0;
-    while (drop < list.length && (list[drop] ?? 0) <= cutoff) drop++;
-    if (drop) list.splice(0, drop);
-    return list;
-  }
-
-  private sweep(now: number): void {
-    for (const key of this.events.keys()) {
-      if (this.recent(key, now).length === 0) this.events.delete(key);
-    }
-    for (const key of this.events.keys()) {
-      if (this.events.size <= MAX_KEYS) break;
-      this.events.delete(key);
-    }
-  }
+  return Math.max(1, Math.ceil((at - now) / 1000));
 }

@@ -1,6 +1,5 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { oauthClients, oauthGrants, users, workspaces } from '../db/schema/index.js';
+import { first, type Store } from '../db/store/index.js';
 import { revokeGrant } from '../oauth/grants.js';
 import { parseScopes, type Scope } from '../oauth/scopes.js';
 import { deny, inTransaction, type Outcome } from './outcome.js';
@@ -20,8 +19,9 @@ export interface ConnectedApp {
   lastUsedAt: number | null;
 }
 
-function query(db: Db) {
-  return db
+function query(db: Store) {
+  const { oauthGrants, oauthClients, users, workspaces } = db.t;
+  return db.orm
     .select({
       grantId: oauthGrants.id,
       clientId: oauthGrants.clientId,
@@ -40,7 +40,7 @@ function query(db: Db) {
     .leftJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId));
 }
 
-type Row = Awaited<ReturnType<ReturnType<typeof query>['all']>>[number];
+type Row = Awaited<ReturnType<typeof query>>[number];
 
 function view(row: Row): ConnectedApp {
   return {
@@ -51,57 +51,61 @@ function view(row: Row): ConnectedApp {
 }
 
 /** The user's own live grants, in every workspace, newest first. */
-export function listAppsForUser(db: Db, userId: string): ConnectedApp[] {
-  return query(db)
+export async function listAppsForUser(db: Store, userId: string): Promise<ConnectedApp[]> {
+  const { oauthGrants } = db.t;
+  const rows = await query(db)
     .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
-    .orderBy(desc(oauthGrants.createdAt))
-    .all()
-    .map(view);
+    .orderBy(desc(oauthGrants.createdAt));
+  return rows.map(view);
 }
 
 /** Every live grant in the workspace (admin view), newest first. */
-export function listAppsForWorkspace(db: Db, workspaceId: string): ConnectedApp[] {
-  return query(db)
+export async function listAppsForWorkspace(db: Store, workspaceId: string): Promise<ConnectedApp[]> {
+  const { oauthGrants } = db.t;
+  const rows = await query(db)
     .where(and(eq(oauthGrants.workspaceId, workspaceId), isNull(oauthGrants.revokedAt)))
-    .orderBy(desc(oauthGrants.createdAt))
-    .all()
-    .map(view);
+    .orderBy(desc(oauthGrants.createdAt));
+  return rows.map(view);
 }
 
 const NOT_FOUND = 'There is no such connected app, or it was already revoked.';
 
 /** Revokes one of the user's own grants; another user's grant id is "not found". */
-export function revokeOwnApp(db: Db, userId: string, grantId: string): Outcome<ConnectedApp> {
-  return inTransaction(db, (tx) => {
-    const row = query(tx)
-      .where(and(eq(oauthGrants.id, grantId), eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
-      .get();
+export function revokeOwnApp(db: Store, userId: string, grantId: string): Promise<Outcome<ConnectedApp>> {
+  return inTransaction(db, async (tx) => {
+    const { oauthGrants } = tx.t;
+    const row = await first(
+      query(tx).where(
+        and(eq(oauthGrants.id, grantId), eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)),
+      ),
+    );
     if (!row) deny(404, NOT_FOUND);
-    revokeGrant(tx, grantId, 'revoked_by_user');
+    await revokeGrant(tx, grantId, 'revoked_by_user');
     return view(row);
   });
 }
 
 /** An admin revokes a grant made in their workspace; a grant of another workspace is "not found". */
 export function revokeWorkspaceApp(
-  db: Db,
+  db: Store,
   workspaceId: string,
   actorId: string,
   grantId: string,
-): Outcome<ConnectedApp> {
-  return inTransaction(db, (tx) => {
-    actorIn(tx, workspaceId, actorId, 'admin');
-    const row = query(tx)
-      .where(
+): Promise<Outcome<ConnectedApp>> {
+  return inTransaction(db, async (tx) => {
+    const { oauthGrants } = tx.t;
+    await actorIn(tx, workspaceId, actorId, 'admin');
+    const row = await first(
+      query(tx).where(
         and(
           eq(oauthGrants.id, grantId),
           eq(oauthGrants.workspaceId, workspaceId),
           isNull(oauthGrants.revokedAt),
         ),
-      )
-      .get();
+      ),
+    );
     if (!row) deny(404, NOT_FOUND);
-    revokeGrant(tx, grantId, row.userId === actorId ? 'revoked_by_user' : 'revoked_by_admin');
+    await revokeGrant(tx, grantId, row.userId === actorId ? 'revoked_by_user' : 'revoked_by_admin');
     return view(row);
   });
 }

@@ -26,8 +26,8 @@ export function recordTeamEvent(
     detail?: Record<string, string | number | boolean | null>;
   },
   now = Date.now(),
-): void {
-  recordAudit(
+): Promise<void> {
+  return recordAudit(
     db,
     {
       kind: event.kind,

@@ -1,10 +1,9 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { consumeInvite } from '../accounts/invites.js';
-import type { Db } from '../db/client.js';
-import { invites, users, workspaceMembers, workspaces } from '../db/schema/index.js';
+import { changed, first, type Store } from '../db/store/index.js';
 import { hashToken, newId, newToken } from '../security/tokens.js';
 import { recordTeamEvent } from './events.js';
-import { deny, inTransaction, type Outcome } from './outcome.js';
+import { deny, inTransaction, lockWorkspace, type Outcome } from './outcome.js';
 import { actorIn } from './teams.js';
 
 export const INVITE_MAX_DAYS = 30;
@@ -45,15 +44,16 @@ function inviteNote(raw: string | undefined): { note: string | null; problem: st
  * Creates an invite link for the team. The token is returned once, for the admin to copy; only its
  * SHA-256 is stored.
  */
-export function createInvite(
-  db: Db,
+export async function createInvite(
+  db: Store,
   workspaceId: string,
   actorId: string,
   input: InviteInput,
   now = Date.now(),
-):
+): Promise<
   | Outcome<{ id: string; token: string; expiresAt: number; note: string | null }>
-  | { ok: false; status: 400; message: string; errors: InviteErrors } {
+  | { ok: false; status: 400; message: string; errors: InviteErrors }
+> {
   const errors: InviteErrors = {};
   if (input.role !== 'member' && input.role !== 'admin') errors.role = 'Choose member or admin.';
   const usesText = input.maxUses.trim();
@@ -71,23 +71,21 @@ export function createInvite(
   const expiresAt = now + Number(daysText) * 24 * 3600 * 1000;
   const token = newToken('invite');
   const id = newId();
-  return inTransaction(db, (tx) => {
-    const team = actorIn(tx, workspaceId, actorId, 'admin');
+  return inTransaction(db, async (tx) => {
+    const team = await actorIn(tx, workspaceId, actorId, 'admin');
     if (team.kind !== 'team') deny(400, 'Invite people to a team, not to a personal workspace.');
-    tx.insert(invites)
-      .values({
-        id,
-        workspaceId,
-        tokenHash: hashToken(token),
-        role,
-        maxUses,
-        expiresAt,
-        createdBy: actorId,
-        createdAt: now,
-        note,
-      })
-      .run();
-    recordTeamEvent(
+    await tx.orm.insert(tx.t.invites).values({
+      id,
+      workspaceId,
+      tokenHash: hashToken(token),
+      role,
+      maxUses,
+      expiresAt,
+      createdBy: actorId,
+      createdAt: now,
+      note,
+    });
+    await recordTeamEvent(
       tx,
       { kind: 'invite_created', workspaceId, actorId, detail: { invite: id, role, maxUses, expiresAt } },
       now,
@@ -119,8 +117,9 @@ function stateOf(
   return 'usable' as const;
 }
 
-export function listInvites(db: Db, workspaceId: string, now = Date.now()): InviteView[] {
-  return db
+export async function listInvites(db: Store, workspaceId: string, now = Date.now()): Promise<InviteView[]> {
+  const { invites, users } = db.t;
+  const rows = await db.orm
     .select({
       id: invites.id,
       role: invites.role,
@@ -136,22 +135,29 @@ export function listInvites(db: Db, workspaceId: string, now = Date.now()): Invi
     .leftJoin(users, eq(users.id, invites.createdBy))
     .where(eq(invites.workspaceId, workspaceId))
     .orderBy(desc(invites.createdAt))
-    .limit(100)
-    .all()
-    .map(({ revokedAt, ...row }) => ({ ...row, state: stateOf({ ...row, revokedAt }, now) }));
+    .limit(100);
+  return rows.map(({ revokedAt, ...row }) => ({ ...row, state: stateOf({ ...row, revokedAt }, now) }));
 }
 
 /** Revokes an invite of this workspace; an id from another workspace is "not found". */
-export function revokeInvite(db: Db, workspaceId: string, actorId: string, inviteId: string): Outcome {
-  return inTransaction(db, (tx) => {
-    actorIn(tx, workspaceId, actorId, 'admin');
-    const changed = tx
-      .update(invites)
-      .set({ revokedAt: Date.now() })
-      .where(and(eq(invites.id, inviteId), eq(invites.workspaceId, workspaceId), isNull(invites.revokedAt)))
-      .run().changes;
-    if (changed !== 1) deny(404, 'There is no such open invitation in this workspace.');
-    recordTeamEvent(tx, { kind: 'invite_revoked', workspaceId, actorId, detail: { invite: inviteId } });
+export function revokeInvite(
+  db: Store,
+  workspaceId: string,
+  actorId: string,
+  inviteId: string,
+): Promise<Outcome> {
+  return inTransaction(db, async (tx) => {
+    const { invites } = tx.t;
+    await actorIn(tx, workspaceId, actorId, 'admin');
+    const revoked = await changed(
+      tx.orm
+        .update(invites)
+        .set({ revokedAt: Date.now() })
+        .where(and(eq(invites.id, inviteId), eq(invites.workspaceId, workspaceId), isNull(invites.revokedAt)))
+        .returning({ id: invites.id }),
+    );
+    if (revoked !== 1) deny(404, 'There is no such open invitation in this workspace.');
+    await recordTeamEvent(tx, { kind: 'invite_revoked', workspaceId, actorId, detail: { invite: inviteId } });
     return undefined;
   });
 }
@@ -165,23 +171,25 @@ export interface InviteLookup {
 }
 
 /** What an invite link names, whatever its state; null for a token that names nothing. */
-export function lookupInvite(db: Db, token: string, now = Date.now()): InviteLookup | null {
+export async function lookupInvite(db: Store, token: string, now = Date.now()): Promise<InviteLookup | null> {
   if (!token || token.length > TOKEN_MAX_LENGTH) return null;
-  const row = db
-    .select({
-      id: invites.id,
-      workspaceId: invites.workspaceId,
-      workspaceName: workspaces.name,
-      role: invites.role,
-      maxUses: invites.maxUses,
-      uses: invites.uses,
-      expiresAt: invites.expiresAt,
-      revokedAt: invites.revokedAt,
-    })
-    .from(invites)
-    .innerJoin(workspaces, eq(workspaces.id, invites.workspaceId))
-    .where(eq(invites.tokenHash, hashToken(token)))
-    .get();
+  const { invites, workspaces } = db.t;
+  const row = await first(
+    db.orm
+      .select({
+        id: invites.id,
+        workspaceId: invites.workspaceId,
+        workspaceName: workspaces.name,
+        role: invites.role,
+        maxUses: invites.maxUses,
+        uses: invites.uses,
+        expiresAt: invites.expiresAt,
+        revokedAt: invites.revokedAt,
+      })
+      .from(invites)
+      .innerJoin(workspaces, eq(workspaces.id, invites.workspaceId))
+      .where(eq(invites.tokenHash, hashToken(token))),
+  );
   if (!row) return null;
   return {
     id: row.id,
@@ -205,31 +213,40 @@ export const INVITE_PROBLEMS: Record<Exclude<InviteView['state'], 'usable'> | 'u
  * another team is refused rather than silently joined.
  */
 export function acceptInvite(
-  db: Db,
+  db: Store,
   token: string,
   workspaceId: string,
   userId: string,
   now = Date.now(),
-): Outcome<{ workspaceId: string; name: string; alreadyMember: boolean }> {
-  return inTransaction(db, (tx) => {
-    const invite = lookupInvite(tx, token, now);
+): Promise<Outcome<{ workspaceId: string; name: string; alreadyMember: boolean }>> {
+  return inTransaction(db, async (tx) => {
+    const { workspaceMembers } = tx.t;
+    // The team's row first, like every team operation: the membership check and the join are not
+    // interleaved with another accept (or a removal) of the same person.
+    await lockWorkspace(tx, workspaceId);
+    const invite = await lookupInvite(tx, token, now);
     if (!invite) deny(404, INVITE_PROBLEMS.unknown);
     if (invite.workspaceId !== workspaceId) {
       deny(400, 'This invitation is for another workspace than the one shown. Open the link again.');
     }
-    const member = tx
-      .select({ role: workspaceMembers.role })
-      .from(workspaceMembers)
-      .where(and(eq(workspaceMembers.workspaceId, invite.workspaceId), eq(workspaceMembers.userId, userId)))
-      .get();
+    const member = await first(
+      tx.orm
+        .select({ role: workspaceMembers.role })
+        .from(workspaceMembers)
+        .where(
+          and(eq(workspaceMembers.workspaceId, invite.workspaceId), eq(workspaceMembers.userId, userId)),
+        ),
+    );
     if (member) return { workspaceId: invite.workspaceId, name: invite.workspaceName, alreadyMember: true };
     if (invite.state !== 'usable') deny(410, INVITE_PROBLEMS[invite.state]);
-    if (
-      !consumeInvite(tx, { id: invite.id, workspaceId: invite.workspaceId, role: invite.role }, userId, now)
-    ) {
-      deny(409, INVITE_PROBLEMS.used_up);
-    }
-    recordTeamEvent(
+    const spent = await consumeInvite(
+      tx,
+      { id: invite.id, workspaceId: invite.workspaceId, role: invite.role },
+      userId,
+      now,
+    );
+    if (!spent) deny(409, INVITE_PROBLEMS.used_up);
+    await recordTeamEvent(
       tx,
       {
         kind: 'invite_accepted',

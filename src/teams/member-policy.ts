@@ -2,8 +2,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import { defaultUpstreamUserId, UPSTREAM_USER_ID_MAX_LENGTH } from '../accounts/credentials.js';
 import type { WorkspaceRole } from '../accounts/workspaces.js';
 import { recordAudit } from '../audit/record.js';
-import type { Db } from '../db/client.js';
-import { workspaceMembers } from '../db/schema/index.js';
+import { first, type Store } from '../db/store/index.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import { recordTeamEvent } from './events.js';
 import { deny, inTransaction, type Outcome } from './outcome.js';
@@ -111,21 +110,22 @@ type PolicyOutcome =
  * (an admin cannot lift their own limits, and only owners change another admin's). Upstream user ids
  * must differ between members, or their usage and their runs could not be told apart.
  */
-export function setMemberPolicy(
-  db: Db,
+export async function setMemberPolicy(
+  db: Store,
   workspaceId: string,
   actorId: string,
   targetId: string,
   input: MemberPolicyInput,
-): PolicyOutcome {
+): Promise<PolicyOutcome> {
   const parsed = parseMemberPolicy(input);
   if (!parsed.ok) {
     return { ok: false, status: 400, message: 'Check the highlighted fields.', errors: parsed.errors };
   }
   const policy = parsed.value;
-  const outcome = inTransaction(db, (tx) => {
-    const team = actorIn(tx, workspaceId, actorId, 'admin');
-    const target = targetIn(tx, workspaceId, targetId);
+  const outcome = await inTransaction(db, async (tx) => {
+    const { workspaceMembers } = tx.t;
+    const team = await actorIn(tx, workspaceId, actorId, 'admin');
+    const target = await targetIn(tx, workspaceId, targetId);
     const self = actorId === targetId;
     if (!self && !mayManage(team.role, target.role)) {
       deny(
@@ -135,7 +135,7 @@ export function setMemberPolicy(
           : 'Only an owner can change another admin’s settings.',
       );
     }
-    const current = currentLimits(tx, workspaceId, targetId, target.role);
+    const current = await currentLimits(tx, workspaceId, targetId, target.role);
     const webhookSwitch = policy.canChangeWebhook ?? current.webhookSwitch;
     const next: Limits = {
       maxScopes: policy.maxScopes,
@@ -150,27 +150,26 @@ export function setMemberPolicy(
       );
     }
     const effectiveId = policy.upstreamUserId ?? defaultUpstreamUserId(targetId);
-    const others = tx
+    const others = await tx.orm
       .select({ userId: workspaceMembers.userId, upstreamUserId: workspaceMembers.upstreamUserId })
       .from(workspaceMembers)
-      .where(and(eq(workspaceMembers.workspaceId, workspaceId), ne(workspaceMembers.userId, targetId)))
-      .all();
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), ne(workspaceMembers.userId, targetId)));
     if (others.some((o) => (o.upstreamUserId ?? defaultUpstreamUserId(o.userId)) === effectiveId)) {
       deny(409, 'Another member already acts as this user ID; give each member their own.', 'upstreamUserId');
     }
     // The role's default is stored as "unset", so a later role change brings its own default.
     const storedSwitch =
       webhookSwitch === null || webhookSwitch === roleMayChangeWebhook(target.role) ? null : webhookSwitch;
-    tx.update(workspaceMembers)
+    await tx.orm
+      .update(workspaceMembers)
       .set({
         upstreamUserId: policy.upstreamUserId,
         maxScopes: policy.maxScopes,
         monthlyWriteCap: policy.monthlyWriteCap,
         canChangeWebhook: storedSwitch,
       })
-      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, targetId)))
-      .run();
-    recordTeamEvent(tx, {
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, targetId)));
+    await recordTeamEvent(tx, {
       kind: 'member_policy_changed',
       workspaceId,
       actorId,
@@ -187,7 +186,7 @@ export function setMemberPolicy(
   });
   if (!outcome.ok && outcome.status === 403) {
     // A refused change of limits is worth knowing about (the transaction rolled back: written after).
-    recordAudit(db, {
+    await recordAudit(db, {
       kind: 'member_policy_refused',
       workspaceId,
       userId: actorId,
@@ -198,16 +197,18 @@ export function setMemberPolicy(
   return outcome;
 }
 
-function currentLimits(tx: Db, workspaceId: string, userId: string, role: WorkspaceRole) {
-  const row = tx
-    .select({
-      maxScopes: workspaceMembers.maxScopes,
-      monthlyWriteCap: workspaceMembers.monthlyWriteCap,
-      canChangeWebhook: workspaceMembers.canChangeWebhook,
-    })
-    .from(workspaceMembers)
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
-    .get();
+async function currentLimits(tx: Store, workspaceId: string, userId: string, role: WorkspaceRole) {
+  const { workspaceMembers } = tx.t;
+  const row = await first(
+    tx.orm
+      .select({
+        maxScopes: workspaceMembers.maxScopes,
+        monthlyWriteCap: workspaceMembers.monthlyWriteCap,
+        canChangeWebhook: workspaceMembers.canChangeWebhook,
+      })
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))),
+  );
   return {
     maxScopes: row?.maxScopes ?? null,
     monthlyWriteCap: row?.monthlyWriteCap ?? null,

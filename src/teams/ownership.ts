@@ -1,6 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { itemCreators } from '../db/schema/index.js';
+import type { Store } from '../db/store/index.js';
 
 /**
  * Whose is an item of the team's shared upstream account. "Own" means created under the member's
@@ -34,13 +33,14 @@ export interface Creator {
 }
 
 /** Remembers who created an item through us; a second record of the same item keeps the first. */
-export function recordCreator(
-  db: Db,
+export async function recordCreator(
+  db: Store,
   item: { workspaceId: string; kind: RecordedKind; itemId: string | number },
   creator: Creator,
   now = Date.now(),
-): void {
-  db.insert(itemCreators)
+): Promise<void> {
+  await db.orm
+    .insert(db.t.itemCreators)
     .values({
       workspaceId: item.workspaceId,
       kind: item.kind,
@@ -49,19 +49,19 @@ export function recordCreator(
       upstreamUserId: creator.upstreamUserId,
       createdAt: now,
     })
-    .onConflictDoNothing()
-    .run();
+    .onConflictDoNothing();
 }
 
 /** The upstream user id each of these items was created under through us (absent: not through us). */
-export function recordedOwners(
-  db: Db,
+export async function recordedOwners(
+  db: Store,
   workspaceId: string,
   kind: RecordedKind,
   itemIds: readonly (string | number)[],
-): Map<string, string> {
+): Promise<Map<string, string>> {
   if (itemIds.length === 0) return new Map();
-  const rows = db
+  const { itemCreators } = db.t;
+  const rows = await db.orm
     .select({ itemId: itemCreators.itemId, owner: itemCreators.upstreamUserId })
     .from(itemCreators)
     .where(
@@ -70,8 +70,7 @@ export function recordedOwners(
         eq(itemCreators.kind, kind),
         inArray(itemCreators.itemId, [...new Set(itemIds.map(String))]),
       ),
-    )
-    .all();
+    );
   return new Map(rows.map((r) => [r.itemId, r.owner]));
 }
 

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { workspaces } from '../db/schema/index.js';
+import { first, type Store } from '../db/store/index.js';
 import { recordTeamEvent } from './events.js';
 import { deny, inTransaction, type Outcome } from './outcome.js';
 import { actorIn } from './teams.js';
@@ -15,32 +14,35 @@ export interface TeamSettings {
   membersReadTeamWork: boolean;
 }
 
-export function getTeamSettings(db: Db, workspaceId: string): TeamSettings {
-  const row = db
-    .select({ membersReadTeamWork: workspaces.membersReadTeamWork })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId))
-    .get();
+export async function getTeamSettings(db: Store, workspaceId: string): Promise<TeamSettings> {
+  const { workspaces } = db.t;
+  const row = await first(
+    db.orm
+      .select({ membersReadTeamWork: workspaces.membersReadTeamWork })
+      .from(workspaces)
+      .where(eq(workspaces.id, workspaceId)),
+  );
   return { membersReadTeamWork: row?.membersReadTeamWork ?? true };
 }
 
 /** Owners and admins change the team's settings; applies from every member's next tool call. */
 export function setTeamSettings(
-  db: Db,
+  db: Store,
   workspaceId: string,
   actorId: string,
   settings: TeamSettings,
-): Outcome<{ changed: boolean }> {
-  return inTransaction(db, (tx) => {
-    const team = actorIn(tx, workspaceId, actorId, 'admin');
+): Promise<Outcome<{ changed: boolean }>> {
+  return inTransaction(db, async (tx) => {
+    const { workspaces } = tx.t;
+    const team = await actorIn(tx, workspaceId, actorId, 'admin');
     if (team.kind !== 'team') deny(400, 'A personal workspace has no other members to share with.');
-    const before = getTeamSettings(tx, workspaceId);
+    const before = await getTeamSettings(tx, workspaceId);
     if (before.membersReadTeamWork === settings.membersReadTeamWork) return { changed: false };
-    tx.update(workspaces)
+    await tx.orm
+      .update(workspaces)
       .set({ membersReadTeamWork: settings.membersReadTeamWork, updatedAt: Date.now() })
-      .where(eq(workspaces.id, workspaceId))
-      .run();
-    recordTeamEvent(tx, {
+      .where(eq(workspaces.id, workspaceId));
+    await recordTeamEvent(tx, {
       kind: 'team_settings_changed',
       workspaceId,
       actorId,

@@ -1,13 +1,12 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import { defaultUpstreamUserId } from '../accounts/credentials.js';
 import { getMembership, type WorkspaceRole } from '../accounts/workspaces.js';
-import type { Db } from '../db/client.js';
-import { consents, oauthGrants, users, workspaceMembers, workspaces } from '../db/schema/index.js';
+import { first, type Store } from '../db/store/index.js';
 import { revokeGrant } from '../oauth/grants.js';
 import { parseScopes, type Scope } from '../oauth/scopes.js';
 import { newId } from '../security/tokens.js';
 import { recordTeamEvent } from './events.js';
-import { deny, inTransaction, type Outcome } from './outcome.js';
+import { deny, inTransaction, lockWorkspace, type Outcome } from './outcome.js';
 import { mayChangeWebhook } from './webhook.js';
 
 export const TEAM_NAME_MAX_LENGTH = 80;
@@ -25,14 +24,19 @@ export interface TeamContext {
   role: WorkspaceRole;
 }
 
-/** The actor's membership, or a refusal: 404 for non-members (nothing to learn), 403 for too low a role. */
-export function actorIn(
-  db: Db,
+/**
+ * The actor's membership, or a refusal: 404 for non-members (nothing to learn), 403 for too low a role.
+ * Run inside the operation's transaction: it first locks the workspace row (lockWorkspace), so the
+ * operation's checks and writes are not interleaved with another's on the same team.
+ */
+export async function actorIn(
+  tx: Store,
   workspaceId: string,
   actorId: string,
   needs: WorkspaceRole = 'member',
-): TeamContext {
-  const row = getMembership(db, workspaceId, actorId);
+): Promise<TeamContext> {
+  await lockWorkspace(tx, workspaceId);
+  const row = await getMembership(tx, workspaceId, actorId);
   if (!row) deny(404, 'There is no such workspace, or you are not a member of it.');
   if (ROLE_RANK[row.role] < ROLE_RANK[needs]) {
     deny(
@@ -63,30 +67,45 @@ export function normaliseTeamName(raw: string): string {
 }
 
 /** A team workspace with the creator as its owner. */
-export function createTeam(db: Db, actorId: string, rawName: string, now = Date.now()): Outcome<string> {
+export async function createTeam(
+  db: Store,
+  actorId: string,
+  rawName: string,
+  now = Date.now(),
+): Promise<Outcome<string>> {
   const name = normaliseTeamName(rawName.slice(0, TEAM_NAME_MAX_LENGTH * 2));
   const problem = teamNameProblem(name);
   if (problem) return { ok: false, status: 400, message: problem, field: 'name' };
   const id = newId();
-  return inTransaction(db, (tx) => {
-    tx.insert(workspaces).values({ id, name, kind: 'team', createdAt: now, updatedAt: now }).run();
-    tx.insert(workspaceMembers)
-      .values({ workspaceId: id, userId: actorId, role: 'owner', createdAt: now })
-      .run();
-    recordTeamEvent(tx, { kind: 'team_created', workspaceId: id, actorId, detail: { name } }, now);
+  return inTransaction(db, async (tx) => {
+    const { workspaces, workspaceMembers } = tx.t;
+    await tx.orm.insert(workspaces).values({ id, name, kind: 'team', createdAt: now, updatedAt: now });
+    await tx.orm
+      .insert(workspaceMembers)
+      .values({ workspaceId: id, userId: actorId, role: 'owner', createdAt: now });
+    await recordTeamEvent(tx, { kind: 'team_created', workspaceId: id, actorId, detail: { name } }, now);
     return id;
   });
 }
 
-export function renameTeam(db: Db, workspaceId: string, actorId: string, rawName: string): Outcome {
+export async function renameTeam(
+  db: Store,
+  workspaceId: string,
+  actorId: string,
+  rawName: string,
+): Promise<Outcome> {
   const name = normaliseTeamName(rawName.slice(0, TEAM_NAME_MAX_LENGTH * 2));
   const problem = teamNameProblem(name);
   if (problem) return { ok: false, status: 400, message: problem, field: 'name' };
-  return inTransaction(db, (tx) => {
-    const team = actorIn(tx, workspaceId, actorId, 'admin');
+  return inTransaction(db, async (tx) => {
+    const { workspaces } = tx.t;
+    const team = await actorIn(tx, workspaceId, actorId, 'admin');
     teamOnly(team);
-    tx.update(workspaces).set({ name, updatedAt: Date.now() }).where(eq(workspaces.id, workspaceId)).run();
-    recordTeamEvent(tx, {
+    await tx.orm
+      .update(workspaces)
+      .set({ name, updatedAt: Date.now() })
+      .where(eq(workspaces.id, workspaceId));
+    await recordTeamEvent(tx, {
       kind: 'team_renamed',
       workspaceId,
       actorId,
@@ -101,15 +120,21 @@ export function renameTeam(db: Db, workspaceId: string, actorId: string, rawName
  * by cascade). Owners only, and only when `confirmation` is the team's exact name. The audit trail
  * keeps its rows (they name ids, not foreign keys).
  */
-export function deleteTeam(db: Db, workspaceId: string, actorId: string, confirmation: string): Outcome {
-  return inTransaction(db, (tx) => {
-    const team = actorIn(tx, workspaceId, actorId, 'owner');
+export function deleteTeam(
+  db: Store,
+  workspaceId: string,
+  actorId: string,
+  confirmation: string,
+): Promise<Outcome> {
+  return inTransaction(db, async (tx) => {
+    const { workspaces } = tx.t;
+    const team = await actorIn(tx, workspaceId, actorId, 'owner');
     teamOnly(team);
     if (confirmation.trim() !== team.name) {
       deny(400, `Type the team's name, ${team.name}, exactly to confirm.`, 'confirm');
     }
-    tx.delete(workspaces).where(eq(workspaces.id, workspaceId)).run();
-    recordTeamEvent(tx, { kind: 'team_deleted', workspaceId, actorId, detail: { name: team.name } });
+    await tx.orm.delete(workspaces).where(eq(workspaces.id, workspaceId));
+    await recordTeamEvent(tx, { kind: 'team_deleted', workspaceId, actorId, detail: { name: team.name } });
     return undefined;
   });
 }
@@ -131,8 +156,9 @@ export interface MemberView {
   joinedAt: number;
 }
 
-export function listMembers(db: Db, workspaceId: string): MemberView[] {
-  return db
+export async function listMembers(db: Store, workspaceId: string): Promise<MemberView[]> {
+  const { workspaceMembers, users } = db.t;
+  const rows = await db.orm
     .select({
       userId: workspaceMembers.userId,
       email: users.email,
@@ -149,37 +175,39 @@ export function listMembers(db: Db, workspaceId: string): MemberView[] {
     .orderBy(
       sql`case ${workspaceMembers.role} when 'owner' then 0 when 'admin' then 1 else 2 end`,
       asc(users.email),
-    )
-    .all()
-    .map((m) => ({
-      ...m,
-      upstreamUserId: m.upstreamUserId ?? defaultUpstreamUserId(m.userId),
-      upstreamUserIdSet: m.upstreamUserId !== null,
-      maxScopes: m.maxScopes === null ? null : parseScopes(m.maxScopes),
-      canChangeWebhook: mayChangeWebhook(m.role, m.canChangeWebhook),
-      canChangeWebhookSet: m.canChangeWebhook !== null,
-    }));
+    );
+  return rows.map((m) => ({
+    ...m,
+    upstreamUserId: m.upstreamUserId ?? defaultUpstreamUserId(m.userId),
+    upstreamUserIdSet: m.upstreamUserId !== null,
+    maxScopes: m.maxScopes === null ? null : parseScopes(m.maxScopes),
+    canChangeWebhook: mayChangeWebhook(m.role, m.canChangeWebhook),
+    canChangeWebhookSet: m.canChangeWebhook !== null,
+  }));
 }
 
-export function targetIn(db: Db, workspaceId: string, userId: string) {
-  const row = db
-    .select({ role: workspaceMembers.role, email: users.email })
-    .from(workspaceMembers)
-    .innerJoin(users, eq(users.id, workspaceMembers.userId))
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
-    .get();
+export async function targetIn(db: Store, workspaceId: string, userId: string) {
+  const { workspaceMembers, users } = db.t;
+  const row = await first(
+    db.orm
+      .select({ role: workspaceMembers.role, email: users.email })
+      .from(workspaceMembers)
+      .innerJoin(users, eq(users.id, workspaceMembers.userId))
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))),
+  );
   if (!row) deny(404, 'That person is not a member of this workspace.');
   return row;
 }
 
-function ownerCount(db: Db, workspaceId: string): number {
-  return (
-    db
-      .select({ n: sql<number>`count(*)` })
+async function ownerCount(db: Store, workspaceId: string): Promise<number> {
+  const { workspaceMembers } = db.t;
+  const row = await first(
+    db.orm
+      .select({ n: count() })
       .from(workspaceMembers)
-      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, 'owner')))
-      .get()?.n ?? 0
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, 'owner'))),
   );
+  return row?.n ?? 0;
 }
 
 /**
@@ -195,18 +223,19 @@ export function isWorkspaceRole(value: string): value is WorkspaceRole {
   return value === 'owner' || value === 'admin' || value === 'member';
 }
 
-export function changeRole(
-  db: Db,
+export async function changeRole(
+  db: Store,
   workspaceId: string,
   actorId: string,
   targetId: string,
   newRole: string,
-): Outcome<{ from: WorkspaceRole; to: WorkspaceRole }> {
+): Promise<Outcome<{ from: WorkspaceRole; to: WorkspaceRole }>> {
   if (!isWorkspaceRole(newRole)) return { ok: false, status: 400, message: 'Choose owner, admin or member.' };
-  return inTransaction(db, (tx) => {
-    const team = actorIn(tx, workspaceId, actorId, 'admin');
+  return inTransaction(db, async (tx) => {
+    const { workspaceMembers } = tx.t;
+    const team = await actorIn(tx, workspaceId, actorId, 'admin');
     teamOnly(team);
-    const target = targetIn(tx, workspaceId, targetId);
+    const target = await targetIn(tx, workspaceId, targetId);
     if (!mayManage(team.role, target.role) || (newRole === 'owner' && team.role !== 'owner')) {
       deny(
         403,
@@ -216,14 +245,14 @@ export function changeRole(
       );
     }
     if (target.role === newRole) return { from: target.role, to: newRole };
-    if (target.role === 'owner' && ownerCount(tx, workspaceId) <= 1) {
+    if (target.role === 'owner' && (await ownerCount(tx, workspaceId)) <= 1) {
       deny(409, 'A team needs at least one owner: make someone else an owner first.');
     }
-    tx.update(workspaceMembers)
+    await tx.orm
+      .update(workspaceMembers)
       .set({ role: newRole })
-      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, targetId)))
-      .run();
-    recordTeamEvent(tx, {
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, targetId)));
+    await recordTeamEvent(tx, {
       kind: 'member_role_changed',
       workspaceId,
       actorId,
@@ -234,14 +263,20 @@ export function changeRole(
 }
 
 /** Ends a user's membership: their grants in the workspace are revoked, remembered consents forgotten. */
-function endMembership(tx: Db, workspaceId: string, userId: string, reason: string): number {
-  tx.delete(workspaceMembers)
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
-    .run();
-  tx.delete(consents)
-    .where(and(eq(consents.workspaceId, workspaceId), eq(consents.userId, userId)))
-    .run();
-  const live = tx
+async function endMembership(
+  tx: Store,
+  workspaceId: string,
+  userId: string,
+  reason: string,
+): Promise<number> {
+  const { workspaceMembers, consents, oauthGrants } = tx.t;
+  await tx.orm
+    .delete(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
+  await tx.orm
+    .delete(consents)
+    .where(and(eq(consents.workspaceId, workspaceId), eq(consents.userId, userId)));
+  const live = await tx.orm
     .select({ id: oauthGrants.id })
     .from(oauthGrants)
     .where(
@@ -250,31 +285,30 @@ function endMembership(tx: Db, workspaceId: string, userId: string, reason: stri
         eq(oauthGrants.userId, userId),
         isNull(oauthGrants.revokedAt),
       ),
-    )
-    .all();
-  for (const grant of live) revokeGrant(tx, grant.id, reason);
+    );
+  for (const grant of live) await revokeGrant(tx, grant.id, reason);
   return live.length;
 }
 
 export function removeMember(
-  db: Db,
+  db: Store,
   workspaceId: string,
   actorId: string,
   targetId: string,
-): Outcome<{ email: string; grantsRevoked: number }> {
-  return inTransaction(db, (tx) => {
-    const team = actorIn(tx, workspaceId, actorId, 'admin');
+): Promise<Outcome<{ email: string; grantsRevoked: number }>> {
+  return inTransaction(db, async (tx) => {
+    const team = await actorIn(tx, workspaceId, actorId, 'admin');
     teamOnly(team);
     if (targetId === actorId) deny(400, 'To leave the team yourself, use “Leave team”.');
-    const target = targetIn(tx, workspaceId, targetId);
+    const target = await targetIn(tx, workspaceId, targetId);
     if (!mayManage(team.role, target.role)) {
       deny(403, `Only an owner can remove ${target.role === 'owner' ? 'an owner' : 'an admin'}.`);
     }
-    if (target.role === 'owner' && ownerCount(tx, workspaceId) <= 1) {
+    if (target.role === 'owner' && (await ownerCount(tx, workspaceId)) <= 1) {
       deny(409, 'A team needs at least one owner: it cannot lose its last one.');
     }
-    const grantsRevoked = endMembership(tx, workspaceId, targetId, 'member_removed');
-    recordTeamEvent(tx, {
+    const grantsRevoked = await endMembership(tx, workspaceId, targetId, 'member_removed');
+    await recordTeamEvent(tx, {
       kind: 'member_removed',
       workspaceId,
       actorId,
@@ -284,15 +318,15 @@ export function removeMember(
   });
 }
 
-export function leaveTeam(db: Db, workspaceId: string, actorId: string): Outcome {
-  return inTransaction(db, (tx) => {
-    const team = actorIn(tx, workspaceId, actorId, 'member');
+export function leaveTeam(db: Store, workspaceId: string, actorId: string): Promise<Outcome> {
+  return inTransaction(db, async (tx) => {
+    const team = await actorIn(tx, workspaceId, actorId, 'member');
     teamOnly(team);
-    if (team.role === 'owner' && ownerCount(tx, workspaceId) <= 1) {
+    if (team.role === 'owner' && (await ownerCount(tx, workspaceId)) <= 1) {
       deny(409, 'You are the last owner of this team: make someone else an owner first, or delete the team.');
     }
-    const grantsRevoked = endMembership(tx, workspaceId, actorId, 'member_left');
-    recordTeamEvent(tx, { kind: 'member_left', workspaceId, actorId, detail: { grantsRevoked } });
+    const grantsRevoked = await endMembership(tx, workspaceId, actorId, 'member_left');
+    await recordTeamEvent(tx, { kind: 'member_left', workspaceId, actorId, detail: { grantsRevoked } });
     return undefined;
   });
 }

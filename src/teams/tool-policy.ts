@@ -1,5 +1,5 @@
 import type { WorkspaceRole } from '../accounts/workspaces.js';
-import type { Db } from '../db/client.js';
+import type { Store } from '../db/store/index.js';
 import type { CallOptions, UpstreamClient, UpstreamCredentials } from '../upstream/client.js';
 import {
   ITEM_NAMES,
@@ -60,7 +60,8 @@ export interface PolicyPass {
   refused: null;
   args: Record<string, unknown>;
   upstream: UpstreamClient;
-  finish(auditStatus: string): void;
+  /** Settles what the call reserved (its write-cap reservation) and records what it changed. */
+  finish(auditStatus: string): Promise<void>;
 }
 
 export type PolicyGate = { refused: PolicyRefusal } | PolicyPass;
@@ -113,12 +114,14 @@ const CREATES = {
  * schedules, the team's setting on reading teammates' work, who created what, and the monthly write
  * cap (reserved last, so a refused call reserves nothing).
  */
-export function teamToolPolicy(db: Db): (call: PolicyCall) => Promise<PolicyGate> {
+export function teamToolPolicy(db: Store): (call: PolicyCall) => Promise<PolicyGate> {
   /** The upstream user id a schedule was created under, or null when nothing says. */
   async function ownerOfSchedule(call: PolicyCall, id: string): Promise<string | null> {
     const { upstream, creds, signal, caller } = call;
     const schedule = await upstream.getSchedule(creds, id, { signal });
-    const recorded = recordedOwners(db, caller.workspaceId, 'schedule', [schedule.id]).get(schedule.id);
+    const recorded = (await recordedOwners(db, caller.workspaceId, 'schedule', [schedule.id])).get(
+      schedule.id,
+    );
     const known = scheduleOwner(schedule, recorded);
     if (known !== undefined) return known;
     const [newest] = producedRunIds(schedule);
@@ -129,14 +132,14 @@ export function teamToolPolicy(db: Db): (call: PolicyCall) => Promise<PolicyGate
     if (kind === 'run')
       return statedOwner(await call.upstream.getRun(call.creds, id, { signal: call.signal }));
     if (kind === 'schedule') return ownerOfSchedule(call, id);
-    return recordedOwners(db, call.caller.workspaceId, kind, [id]).get(id) ?? null;
+    return (await recordedOwners(db, call.caller.workspaceId, kind, [id])).get(id) ?? null;
   }
 
   /** Keeps only the caller's own items of a list record (and drops its team-wide total). */
-  function ownItems(call: PolicyCall, kind: Exclude<ItemKind, 'run'>, record: Record<string, unknown>) {
+  async function ownItems(call: PolicyCall, kind: Exclude<ItemKind, 'run'>, record: Record<string, unknown>) {
     const key = LISTS[kind].key;
     const items = Array.isArray(record[key]) ? (record[key] as Array<Record<string, unknown>>) : [];
-    const recorded = recordedOwners(
+    const recorded = await recordedOwners(
       db,
       call.caller.workspaceId,
       kind,
@@ -217,7 +220,7 @@ export function teamToolPolicy(db: Db): (call: PolicyCall) => Promise<PolicyGate
       const create = upstream[method] as CreateCall;
       const recording: CreateCall = async (...a) => {
         const created = await create(...a);
-        recordCreator(
+        await recordCreator(
           db,
           { workspaceId: caller.workspaceId, kind, itemId: created.id },
           { userId: caller.userId, upstreamUserId: creds.userId },
@@ -227,16 +230,16 @@ export function teamToolPolicy(db: Db): (call: PolicyCall) => Promise<PolicyGate
       upstream = overriding(upstream, method, recording as never);
     }
 
-    const reservation = reserveWriteCall(db, caller, tool.name);
+    const reservation = await reserveWriteCall(db, caller, tool.name);
     if (reservation.refusal !== null) return refusal('write_cap', reservation.refusal);
     return {
       refused: null,
       args,
       upstream,
-      finish(auditStatus) {
-        reservation.release();
+      async finish(auditStatus) {
+        await reservation.release();
         if (touch && 'teamWebhook' in touch && auditStatus === 'ok') {
-          recordWebhookChange(db, {
+          await recordWebhookChange(db, {
             workspaceId: caller.workspaceId,
             actorId: caller.userId,
             from: webhookBefore,

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { ToolUsageRow } from '../audit/tool-usage.js';
-import type { Db } from '../db/client.js';
-import { upstreamCredentials } from '../db/schema/index.js';
+import { first, type Store } from '../db/store/index.js';
 import { metrics } from '../metrics/index.js';
 import type { SecretBox } from '../security/secrets.js';
 import { createUpstreamClient } from '../upstream/client.js';
@@ -32,7 +31,7 @@ export type UpstreamUsage = { ok: true; record: Record<string, unknown> } | { ok
  */
 export async function fetchUpstreamUsage(
   deps: {
-    db: Db;
+    db: Store;
     secrets: SecretBox;
     upstream: { searchUrl: string; agentUrl: string };
     tokenHeader: string;
@@ -41,11 +40,13 @@ export async function fetchUpstreamUsage(
   workspaceId: string,
   month?: string,
 ): Promise<UpstreamUsage> {
-  const row = deps.db
-    .select({ tokenCiphertext: upstreamCredentials.tokenCiphertext })
-    .from(upstreamCredentials)
-    .where(eq(upstreamCredentials.workspaceId, workspaceId))
-    .get();
+  const { upstreamCredentials } = deps.db.t;
+  const row = await first(
+    deps.db.orm
+      .select({ tokenCiphertext: upstreamCredentials.tokenCiphertext })
+      .from(upstreamCredentials)
+      .where(eq(upstreamCredentials.workspaceId, workspaceId)),
+  );
   if (!row)
     return {
       ok: false,

@@ -1,5 +1,5 @@
 import type { WorkspaceRole } from '../accounts/workspaces.js';
-import type { Db } from '../db/client.js';
+import type { Store } from '../db/store/index.js';
 import { recordTeamEvent } from './events.js';
 
 /**
@@ -33,10 +33,10 @@ export function redactWebhookUrl(raw: unknown): string | null {
 
 /** The audit row of a webhook change: who, and the old and new URL (redacted). */
 export function recordWebhookChange(
-  db: Db,
+  db: Store,
   change: { workspaceId: string; actorId: string; from: unknown; to: unknown },
-): void {
-  recordTeamEvent(db, {
+): Promise<void> {
+  return recordTeamEvent(db, {
     kind: 'webhook_changed',
     workspaceId: change.workspaceId,
     actorId: change.actorId,

@@ -1,7 +1,6 @@
 import { and, count, eq, gte, lt } from 'drizzle-orm';
-import { toolCallCountQuery } from '../audit/tool-usage.js';
-import type { Db } from '../db/client.js';
-import { workspaceMembers, writeReservations } from '../db/schema/index.js';
+import { toolCallCount, toolCallCountQuery } from '../audit/tool-usage.js';
+import { first, forUpdate, type Store } from '../db/store/index.js';
 
 /** The tools that spend upstream credits: what a member's monthly write cap counts and limits. */
 export const CREDIT_SPENDING_TOOLS = [
@@ -29,7 +28,7 @@ export function startOfUtcMonth(now: number): number {
 }
 
 /** The query behind writesThisMonth (exported so tests can EXPLAIN it). */
-export function writesThisMonthQuery(db: Db, workspaceId: string, userId: string, now = Date.now()) {
+export function writesThisMonthQuery(db: Store, workspaceId: string, userId: string, now = Date.now()) {
   return toolCallCountQuery(db, {
     workspaceId,
     userId,
@@ -43,8 +42,19 @@ export function writesThisMonthQuery(db: Db, workspaceId: string, userId: string
  * Credit-spending tool calls the member made in the workspace this UTC month that upstream accepted.
  * Uses the audit trail's (user_id, at) index: a range scan over the member's rows of this month.
  */
-export function writesThisMonth(db: Db, workspaceId: string, userId: string, now = Date.now()): number {
-  return writesThisMonthQuery(db, workspaceId, userId, now).get()?.n ?? 0;
+export function writesThisMonth(
+  db: Store,
+  workspaceId: string,
+  userId: string,
+  now = Date.now(),
+): Promise<number> {
+  return toolCallCount(db, {
+    workspaceId,
+    userId,
+    since: startOfUtcMonth(now),
+    tools: CREDIT_SPENDING_TOOLS,
+    statuses: COUNTED_STATUSES,
+  });
 }
 
 export interface WriteCapCaller {
@@ -52,10 +62,13 @@ export interface WriteCapCaller {
   workspaceId: string;
 }
 
-/** The outcome of asking to spend: a sentence refusing the call, or a reservation to release after it. */
-export type WriteReservation = { refusal: string } | { refusal: null; release(): void };
+/**
+ * The outcome of asking to spend: a sentence refusing the call, or a reservation to release once the
+ * call's audit row is written.
+ */
+export type WriteReservation = { refusal: string } | { refusal: null; release(): Promise<void> };
 
-const NOTHING_TO_RELEASE: WriteReservation = { refusal: null, release() {} };
+const NOTHING_TO_RELEASE: WriteReservation = { refusal: null, release: async () => {} };
 
 function capSentence(cap: number, used: number, tool: string, now: number): string {
   const d = new Date(now);
@@ -66,73 +79,79 @@ function capSentence(cap: number, used: number, tool: string, now: number): stri
 /**
  * The team policy check made just before a credit-spending tool reaches upstream. The cap is read on
  * every call, so an admin's change applies to the very next one. The check and the count are one
- * IMMEDIATE transaction: calls already accepted this month (audit rows with a counted status) plus
- * calls in flight (write_reservations) against the cap, and, when there is room, a reservation row for
- * this call — so 50 concurrent calls with one call left let exactly one through. The caller releases
- * the reservation once the call's audit row is written: from then on that row counts it (or, when
- * upstream refused the call, nothing does). A reservation left by a crash keeps counting until the
- * month ends (its call may have reached upstream).
+ * transaction that first locks the member's workspace_members row (on SQLite the transaction holds the
+ * only write lock anyway): concurrent checks for one member, on any number of instances, run one after
+ * another. Inside it, calls in flight (write_reservations) and calls already accepted this month
+ * (audit rows with a counted status) are counted against the cap, and, when there is room, a
+ * reservation row is added for this call — so 50 concurrent calls with one call left let exactly one
+ * through. The caller releases the reservation once the call's audit row is written: from then on that
+ * row counts it (or, when upstream refused the call, nothing does). A reservation left by a crash keeps
+ * counting until the month ends (its call may have reached upstream).
  *
- * On PostgreSQL the same shape holds with the member's row locked (`SELECT … FOR UPDATE` on
- * workspace_members) for the transaction, which serialises concurrent checks for that member.
+ * The reservations are counted before the audit rows, in that order on purpose: a call finishing
+ * between the two statements (its audit row written, then its reservation deleted, neither under the
+ * member lock) is then counted twice, never zero times, so the cap errs on the side of refusing.
  */
-export function reserveWriteCall(
-  db: Db,
+export async function reserveWriteCall(
+  db: Store,
   caller: WriteCapCaller,
   tool: string,
   now = Date.now(),
-): WriteReservation {
+): Promise<WriteReservation> {
   if (!isCreditSpendingTool(tool)) return NOTHING_TO_RELEASE;
   const month = startOfUtcMonth(now);
-  const member = and(
-    eq(writeReservations.workspaceId, caller.workspaceId),
-    eq(writeReservations.userId, caller.userId),
-  );
-  const outcome = db.transaction(
-    (tx) => {
-      const row = tx
-        .select({ cap: workspaceMembers.monthlyWriteCap })
-        .from(workspaceMembers)
-        .where(
-          and(
-            eq(workspaceMembers.workspaceId, caller.workspaceId),
-            eq(workspaceMembers.userId, caller.userId),
+  const outcome = await db.transaction(async (tx) => {
+    const { workspaceMembers, writeReservations } = tx.t;
+    const member = and(
+      eq(writeReservations.workspaceId, caller.workspaceId),
+      eq(writeReservations.userId, caller.userId),
+    );
+    const row = await first(
+      forUpdate(
+        tx,
+        tx.orm
+          .select({ cap: workspaceMembers.monthlyWriteCap })
+          .from(workspaceMembers)
+          .where(
+            and(
+              eq(workspaceMembers.workspaceId, caller.workspaceId),
+              eq(workspaceMembers.userId, caller.userId),
+            ),
           ),
+      ),
+    );
+    const cap = row?.cap ?? null;
+    if (cap === null) return { refusal: null, id: null };
+    // Leftovers of earlier months (a crash between reserve and release) no longer count.
+    await tx.orm.delete(writeReservations).where(and(member, lt(writeReservations.createdAt, month)));
+    const inFlight =
+      (
+        await first(
+          tx.orm
+            .select({ n: count() })
+            .from(writeReservations)
+            .where(and(member, gte(writeReservations.createdAt, month))),
         )
-        .get();
-      const cap = row?.cap ?? null;
-      if (cap === null) return { refusal: null, id: null };
-      // Leftovers of earlier months (a crash between reserve and release) no longer count.
-      tx.delete(writeReservations)
-        .where(and(member, lt(writeReservations.createdAt, month)))
-        .run();
-      const inFlight =
-        tx
-          .select({ n: count() })
-          .from(writeReservations)
-          .where(and(member, gte(writeReservations.createdAt, month)))
-          .get()?.n ?? 0;
-      const used = writesThisMonth(tx as unknown as Db, caller.workspaceId, caller.userId, now) + inFlight;
-      if (used >= cap) return { refusal: capSentence(cap, used, tool, now), id: null };
-      const inserted = tx
-        .insert(writeReservations)
-        .values({ workspaceId: caller.workspaceId, userId: caller.userId, tool, createdAt: now })
-        .returning({ id: writeReservations.id })
-        .get();
-      return { refusal: null, id: inserted.id };
-    },
-    { behavior: 'immediate' },
-  );
+      )?.n ?? 0;
+    const used = (await writesThisMonth(tx, caller.workspaceId, caller.userId, now)) + inFlight;
+    if (used >= cap) return { refusal: capSentence(cap, used, tool, now), id: null };
+    const [inserted] = await tx.orm
+      .insert(writeReservations)
+      .values({ workspaceId: caller.workspaceId, userId: caller.userId, tool, createdAt: now })
+      .returning({ id: writeReservations.id });
+    return { refusal: null, id: inserted?.id ?? null };
+  });
   if (outcome.refusal !== null) return { refusal: outcome.refusal };
   const { id } = outcome;
   if (id === null) return NOTHING_TO_RELEASE;
   let released = false;
   return {
     refusal: null,
-    release() {
+    async release() {
       if (released) return;
       released = true;
-      db.delete(writeReservations).where(eq(writeReservations.id, id)).run();
+      const { writeReservations } = db.t;
+      await db.orm.delete(writeReservations).where(eq(writeReservations.id, id));
     },
   };
 }

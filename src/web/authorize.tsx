@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { listWorkspacesForUser } from '../accounts/workspaces.js';
+import type { Store } from '../db/store/index.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
 import { checkAuthorizeRequest, redirectWith } from '../oauth/authorize-request.js';
 import { findClient, isUrlClientId, touchClient } from '../oauth/clients/repository.js';
@@ -75,7 +76,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
       // URI is theirs, so an error is sent back only to a client this person has connected before;
       // otherwise the server would redirect anyone anywhere. Everyone else sees the error here.
       const user = c.get('user');
-      if (!user || !hasConsentedTo(deps.db, user.id, client.clientId)) {
+      if (!user || !(await hasConsentedTo(deps.db, user.id, client.clientId))) {
         return showError(c, `The app's request cannot be accepted: ${check.description}`);
       }
       return c.redirect(
@@ -90,9 +91,9 @@ export function authorizeRoutes(deps: OAuthDeps) {
 
     const user = requireUser(c);
     if (user instanceof Response) return user;
-    touchClient(deps.db, client);
+    await touchClient(deps.db, client);
 
-    const workspaces = listWorkspacesForUser(deps.db, user.id);
+    const workspaces = await listWorkspacesForUser(deps.db, user.id);
     if (!workspaces.some((w) => w.hasCredential)) {
       // The person needs upstream credentials before any tool can work: link them, then come back.
       const next = `${new URL(c.req.url).pathname}${new URL(c.req.url).search}`;
@@ -100,10 +101,10 @@ export function authorizeRoutes(deps: OAuthDeps) {
     }
 
     if (!check.forceConsent) {
-      const remembered = rememberedWorkspace(deps.db, user.id, client.clientId, check.scopes);
-      const scopes = remembered ? withinCeiling(deps, remembered, user.id, check.scopes) : [];
+      const remembered = await rememberedWorkspace(deps.db, user.id, client.clientId, check.scopes);
+      const scopes = remembered ? await withinCeiling(deps.db, remembered, user.id, check.scopes) : [];
       if (remembered && scopes.length) {
-        const code = createAuthorizationCode(deps.db, {
+        const code = await createAuthorizationCode(deps.db, {
           clientId: client.clientId,
           userId: user.id,
           workspaceId: remembered,
@@ -154,7 +155,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
     const ticked = new Set([form.scope].flat().filter((v): v is string => typeof v === 'string'));
     const chosen = pending.scopes.filter((s) => ticked.has(s));
     if (allow) {
-      const workspace = listWorkspacesForUser(deps.db, user.id).find((w) => w.id === workspaceId);
+      const workspace = (await listWorkspacesForUser(deps.db, user.id)).find((w) => w.id === workspaceId);
       if (!workspace?.hasCredential) {
         return showError(c, 'Choose one of your workspaces that has API credentials linked.');
       }
@@ -169,11 +170,11 @@ export function authorizeRoutes(deps: OAuthDeps) {
       }
     }
 
-    const outcome = decideOnce(
+    const outcome = await decideOnce(
       deps.db,
       deps.secrets,
       { id: pending.decisionId, userId: user.id, expiresAt: Date.now() + PENDING_TTL_SECONDS * 1000 },
-      () => {
+      async (tx) => {
         const refuse = (description: string) =>
           redirectWith(
             pending.redirectUri,
@@ -184,12 +185,12 @@ export function authorizeRoutes(deps: OAuthDeps) {
           deps.logger.info({ clientId: pending.clientId }, 'authorization denied by the user');
           return refuse('The user denied access.');
         }
-        const scopes = withinCeiling(deps, workspaceId, user.id, chosen);
+        const scopes = await withinCeiling(tx, workspaceId, user.id, chosen);
         if (scopes.length === 0) return refuse('Your workspace role allows none of the requested scopes.');
         // What the person chose is remembered (a later request within it needs no new consent); the
         // code carries what their team role allows of it.
-        rememberConsent(deps.db, user.id, pending.clientId, workspaceId, chosen);
-        const code = createAuthorizationCode(deps.db, {
+        await rememberConsent(tx, user.id, pending.clientId, workspaceId, chosen);
+        const code = await createAuthorizationCode(tx, {
           clientId: pending.clientId,
           userId: user.id,
           workspaceId,
@@ -215,7 +216,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
 }
 
 /** The consent page for a validated request, first shown or shown again with an error. */
-function consentPage(
+async function consentPage(
   c: Context<AppEnv>,
   deps: OAuthDeps,
   props: {
@@ -228,14 +229,15 @@ function consentPage(
   status: 200 | 400 = 200,
 ) {
   const { user, client, pending } = props;
-  const workspaces = listWorkspacesForUser(deps.db, user.id);
+  const workspaces = await listWorkspacesForUser(deps.db, user.id);
   const usable = workspaces.filter((w) => w.hasCredential);
-  const earlier = consentedScopes(deps.db, user.id, client.clientId);
-  const teamLimits = usable.flatMap((w) => {
-    const ceiling = memberScopeCeiling(deps.db, w.id, user.id);
+  const earlier = await consentedScopes(deps.db, user.id, client.clientId);
+  const teamLimits: { workspace: string; excluded: Scope[] }[] = [];
+  for (const w of usable) {
+    const ceiling = await memberScopeCeiling(deps.db, w.id, user.id);
     const excluded = ceiling ? pending.scopes.filter((s) => !ceiling.has(s)) : [];
-    return excluded.length ? [{ workspace: w.name, excluded }] : [];
-  });
+    if (excluded.length) teamLimits.push({ workspace: w.name, excluded });
+  }
   // Browsers apply form-action to the redirect after the form post, so allow the client's origin.
   c.header('Content-Security-Policy', consentPolicy(pending.redirectUri));
   return privatePage(
@@ -263,13 +265,13 @@ function consentPage(
 }
 
 /** The requested scopes limited by the member's ceiling in that workspace (team policy). */
-function withinCeiling(
-  deps: OAuthDeps,
+async function withinCeiling(
+  db: Store,
   workspaceId: string,
   userId: string,
   scopes: readonly Scope[],
-): Scope[] {
-  const ceiling = memberScopeCeiling(deps.db, workspaceId, userId);
+): Promise<Scope[]> {
+  const ceiling = await memberScopeCeiling(db, workspaceId, userId);
   return ceiling ? scopes.filter((s) => ceiling.has(s)) : [...scopes];
 }
 

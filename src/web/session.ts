@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { createSession, endSession, resolveSession, SESSION_COOKIE_MAX_AGE_S } from '../accounts/sessions.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Store } from '../db/store/index.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
 import { clearCookie, cookiePolicy, readCookie, writeCookie } from './cookies.js';
 import { anonymousCsrfToken, bindCsrfConfig, csrfTokenFor, requestConfig } from './csrf.js';
@@ -14,13 +14,13 @@ export type { SessionUser };
  * they have one, else null until a form issues it). A cookie naming an ended or expired session is
  * cleared. Requests without a cookie (every /mcp call) cost one header read.
  */
-export function sessionMiddleware(deps: { db: Db; config: Config }): MiddlewareHandler<AppEnv> {
+export function sessionMiddleware(deps: { db: Store; config: Config }): MiddlewareHandler<AppEnv> {
   const { db, config } = deps;
   const policy = cookiePolicy(config);
   return async (c, next) => {
     bindCsrfConfig(c, config);
     const token = readCookie(c, policy.sessionName);
-    const user = token ? resolveSession(db, token) : null;
+    const user = token ? await resolveSession(db, token) : null;
     if (token && !user) clearCookie(c, config, policy.sessionName);
     c.set('user', user);
     c.set(

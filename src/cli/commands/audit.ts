@@ -1,3 +1,5 @@
+import { and, asc, eq, gt, gte, lt, or } from 'drizzle-orm';
+import type { Store } from '../../db/store/index.js';
 import { CliError, type CliIo, withDatabase } from '../context.js';
 
 export interface AuditExportOptions {
@@ -57,36 +59,22 @@ export function csvCell(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** Writes matching events oldest first, streaming rows so a long trail never sits in memory. */
+/** Rows read per query: the export streams page by page, so a long trail never sits in memory. */
+const PAGE = 1_000;
+
+/** Writes matching events oldest first, a page at a time (keyset pages: no OFFSET scans, either engine). */
 export async function auditExportCommand(io: CliIo, options: AuditExportOptions): Promise<void> {
   const format = options.format.toLowerCase();
   if (format !== 'csv' && format !== 'json') {
     throw new CliError(`--format: expected csv or json (got ${JSON.stringify(options.format)})`);
   }
-  const where: string[] = [];
-  const params: Array<string | number> = [];
   const since = options.since === undefined ? undefined : parseInstant('--since', options.since);
   const until = options.until === undefined ? undefined : parseInstant('--until', options.until);
   if (since !== undefined && until !== undefined && until <= since) {
     throw new CliError('--until must be later than --since');
   }
-  const filter = (clause: string, value: string | number | undefined) => {
-    if (value === undefined) return;
-    where.push(clause);
-    params.push(value);
-  };
-  filter('at >= ?', since);
-  filter('at < ?', until);
-  filter('workspace_id = ?', options.workspace);
 
   await withDatabase(io, async (db) => {
-    // better-sqlite3's iterate() streams rows one at a time (drizzle has no cursor for it).
-    const rows = db.$client
-      .prepare(
-        `SELECT id, at, kind, workspace_id, user_id, client_id, tool, status, duration_ms, detail
-         FROM audit_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, id`,
-      )
-      .iterate(...params) as IterableIterator<AuditRow>;
     const out = io.stdout;
     const write = async (text: string) => {
       if (!out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
@@ -94,7 +82,7 @@ export async function auditExportCommand(io: CliIo, options: AuditExportOptions)
     if (format === 'csv') await write(`${COLUMNS.join(',')}\r\n`);
     else await write('[');
     let first = true;
-    for (const e of rows) {
+    for await (const e of auditRows(db, { since, until, workspace: options.workspace })) {
       const at = new Date(e.at).toISOString();
       if (format === 'csv') {
         const cells = [
@@ -129,6 +117,48 @@ export async function auditExportCommand(io: CliIo, options: AuditExportOptions)
     }
     if (format === 'json') await write(first ? ']\n' : '\n]\n');
   });
+}
+
+/** The matching rows ordered by (at, id), read in keyset pages of PAGE rows. */
+async function* auditRows(
+  db: Store,
+  filter: { since: number | undefined; until: number | undefined; workspace: string | undefined },
+): AsyncGenerator<AuditRow> {
+  const { auditEvents: a } = db.t;
+  const conditions = [
+    filter.since === undefined ? undefined : gte(a.at, filter.since),
+    filter.until === undefined ? undefined : lt(a.at, filter.until),
+    filter.workspace === undefined ? undefined : eq(a.workspaceId, filter.workspace),
+  ];
+  let after: { at: number; id: number } | null = null;
+  for (;;) {
+    const rows: AuditRow[] = await db.orm
+      .select({
+        id: a.id,
+        at: a.at,
+        kind: a.kind,
+        workspace_id: a.workspaceId,
+        user_id: a.userId,
+        client_id: a.clientId,
+        tool: a.tool,
+        status: a.status,
+        duration_ms: a.durationMs,
+        detail: a.detail,
+      })
+      .from(a)
+      .where(
+        and(
+          ...conditions,
+          after === null ? undefined : or(gt(a.at, after.at), and(eq(a.at, after.at), gt(a.id, after.id))),
+        ),
+      )
+      .orderBy(asc(a.at), asc(a.id))
+      .limit(PAGE);
+    yield* rows;
+    const last = rows.at(-1);
+    if (!last || rows.length < PAGE) return;
+    after = { at: last.at, id: last.id };
+  }
 }
 
 function safeJson(text: string): unknown {

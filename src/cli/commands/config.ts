@@ -19,6 +19,7 @@ export function maskedConfig(config: Config): unknown {
       }));
     }
     if (SECRET_FIELD.test(name) && typeof value === 'string') return HIDDEN;
+    if (name === 'databaseUrl' && typeof value === 'string') return withoutPassword(value);
     if (Buffer.isBuffer(value)) return HIDDEN;
     if (Array.isArray(value)) return value.map((v) => mask(v, ''));
     if (value && typeof value === 'object') {
@@ -27,6 +28,17 @@ export function maskedConfig(config: Config): unknown {
     return value;
   };
   return mask(config, '');
+}
+
+/** A connection URL with its password replaced (user, host, port and database stay readable). */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = 'hidden';
+    return parsed.toString();
+  } catch {
+    return HIDDEN;
+  }
 }
 
 export function configCommand(io: CliIo): void {

@@ -1,6 +1,5 @@
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { oauthClients, oauthGrants, users, workspaces } from '../../db/schema/index.js';
+import { first, type Store } from '../../db/store/index.js';
 import { revokeGrant } from '../../oauth/grants.js';
 import { CliError, type CliIo, withDatabase, writeLine } from '../context.js';
 import { findUserByEmail } from './users.js';
@@ -24,22 +23,27 @@ interface GrantRow {
   lastUsedAt: number | null;
   revokedAt: number | null;
   revokedReason: string | null;
-  liveRefresh: number;
+  liveRefresh: boolean;
 }
 
 /** The WHERE clause for the filter, after checking that the user/client it names exists. */
-function whereFor(db: Db, filter: GrantFilter): SQL {
+async function whereFor(db: Store, filter: GrantFilter): Promise<SQL> {
+  const { oauthClients, oauthGrants } = db.t;
   const parts: SQL[] = [];
-  if (filter.user !== undefined) parts.push(eq(oauthGrants.userId, findUserByEmail(db, filter.user).id));
+  if (filter.user !== undefined)
+    parts.push(eq(oauthGrants.userId, (await findUserByEmail(db, filter.user)).id));
   if (filter.client !== undefined) {
     const known =
-      db.select({ id: oauthClients.id }).from(oauthClients).where(eq(oauthClients.id, filter.client)).get() ??
-      db
-        .select({ id: oauthGrants.id })
-        .from(oauthGrants)
-        .where(eq(oauthGrants.clientId, filter.client))
-        .limit(1)
-        .get();
+      (await first(
+        db.orm.select({ id: oauthClients.id }).from(oauthClients).where(eq(oauthClients.id, filter.client)),
+      )) ??
+      (await first(
+        db.orm
+          .select({ id: oauthGrants.id })
+          .from(oauthGrants)
+          .where(eq(oauthGrants.clientId, filter.client))
+          .limit(1),
+      ));
     if (!known) throw new CliError(`no client with client_id ${filter.client}`);
     parts.push(eq(oauthGrants.clientId, filter.client));
   }
@@ -49,8 +53,9 @@ function whereFor(db: Db, filter: GrantFilter): SQL {
   return where;
 }
 
-function selectGrants(db: Db, where: SQL, now: number): GrantRow[] {
-  return db
+function selectGrants(db: Store, where: SQL, now: number): Promise<GrantRow[]> {
+  const { oauthClients, oauthGrants, users, workspaces } = db.t;
+  return db.orm
     .select({
       id: oauthGrants.id,
       userEmail: users.email,
@@ -62,17 +67,17 @@ function selectGrants(db: Db, where: SQL, now: number): GrantRow[] {
       lastUsedAt: oauthGrants.lastUsedAt,
       revokedAt: oauthGrants.revokedAt,
       revokedReason: oauthGrants.revokedReason,
-      // A grant without a live refresh token can no longer be used, even if nobody revoked it.
-      liveRefresh: sql<number>`exists (select 1 from oauth_tokens t where t.grant_id = ${oauthGrants.id}
-        and t.kind = 'refresh' and t.revoked_at is null and t.expires_at > ${now})`,
+      // A grant without a live refresh token can no longer be used, even if nobody revoked it. EXISTS is
+      // a boolean on PostgreSQL and 0/1 on SQLite: mapWith makes it a boolean on both.
+      liveRefresh: sql<boolean>`exists (select 1 from oauth_tokens t where t.grant_id = ${oauthGrants.id}
+        and t.kind = 'refresh' and t.revoked_at is null and t.expires_at > ${now})`.mapWith(Boolean),
     })
     .from(oauthGrants)
     .innerJoin(users, eq(users.id, oauthGrants.userId))
     .innerJoin(workspaces, eq(workspaces.id, oauthGrants.workspaceId))
     .leftJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
     .where(where)
-    .orderBy(desc(oauthGrants.createdAt))
-    .all();
+    .orderBy(desc(oauthGrants.createdAt), desc(oauthGrants.id));
 }
 
 function statusOf(row: GrantRow): GrantStatus {
@@ -86,8 +91,8 @@ export async function listGrantsCommand(
   io: CliIo,
   filter: GrantFilter & { all?: boolean; json?: boolean },
 ): Promise<void> {
-  await withDatabase(io, (db) => {
-    const rows = selectGrants(db, whereFor(db, filter), Date.now())
+  await withDatabase(io, async (db) => {
+    const rows = (await selectGrants(db, await whereFor(db, filter), Date.now()))
       .map((row) => ({ row, status: statusOf(row) }))
       .filter(({ status }) => filter.all || status !== 'revoked');
     if (filter.json) {
@@ -123,21 +128,22 @@ export async function listGrantsCommand(
 }
 
 export async function revokeGrantsCommand(io: CliIo, filter: GrantFilter): Promise<void> {
-  await withDatabase(io, (db) => {
-    const where = whereFor(db, filter);
-    const ids = db
-      .select({ id: oauthGrants.id })
-      .from(oauthGrants)
-      .where(and(where, isNull(oauthGrants.revokedAt)))
-      .all()
-      .map((r) => r.id);
+  await withDatabase(io, async (db) => {
+    const { oauthGrants } = db.t;
+    const where = await whereFor(db, filter);
+    const ids = (
+      await db.orm
+        .select({ id: oauthGrants.id })
+        .from(oauthGrants)
+        .where(and(where, isNull(oauthGrants.revokedAt)))
+    ).map((r) => r.id);
     if (filter.grant !== undefined && !ids.length) {
-      const exists = db.select({ id: oauthGrants.id }).from(oauthGrants).where(where).get();
+      const exists = await first(db.orm.select({ id: oauthGrants.id }).from(oauthGrants).where(where));
       if (!exists) throw new CliError(`no grant with id ${filter.grant}`);
     }
     const now = Date.now();
     // revokeGrant revokes every token of the grant and writes grant_revoked to the audit trail.
-    for (const id of ids) revokeGrant(db, id, 'admin_cli', now);
+    for (const id of ids) await revokeGrant(db, id, 'admin_cli', now);
     writeLine(
       io.stdout,
       `revoked ${ids.length} grant${ids.length === 1 ? '' : 's'}; their access and refresh tokens stop working now`,

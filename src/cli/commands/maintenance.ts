@@ -5,8 +5,8 @@ import { CliError, type CliIo, withDatabase, writeLine } from '../context.js';
 
 /** The same purge the server runs every 15 minutes (audit rows past AUDIT_RETENTION_DAYS included), on demand. */
 export async function purgeCommand(io: CliIo): Promise<void> {
-  await withDatabase(io, (db, config) => {
-    const counts = purgeExpired(db, Date.now(), { auditRetentionDays: config.auditRetentionDays });
+  await withDatabase(io, async (db, config) => {
+    const counts = await purgeExpired(db, Date.now(), { auditRetentionDays: config.auditRetentionDays });
     for (const [what, n] of Object.entries(counts)) writeLine(io.stdout, `${what}: ${n}`);
   });
 }
@@ -22,9 +22,9 @@ export async function rotateKeyCommand(io: CliIo): Promise<void> {
       'rotate-key needs SECRET_KEY set to the new key and SECRET_KEY_PREVIOUS to the old one',
     );
   }
-  await withDatabase(io, (db, config) => {
+  await withDatabase(io, async (db, config) => {
     const secrets = new SecretBox(config.secretKeys);
-    const result = reencryptCredentials(db, secrets);
+    const result = await reencryptCredentials(db, secrets);
     writeLine(io.stdout, `re-encrypted: ${result.reencrypted}`);
     writeLine(io.stdout, `already current: ${result.alreadyCurrent}`);
     writeLine(io.stdout, `failed: ${result.failed}`);

@@ -2,8 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { endAllSessions } from '../../accounts/sessions.js';
 import { createUser, emailProblem, normaliseEmail } from '../../accounts/users.js';
 import { recordAudit } from '../../audit/record.js';
-import type { Db } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import { first, type Store } from '../../db/store/index.js';
 import { hashPassword, passwordProblem, passwordProblemMessage } from '../../security/passwords.js';
 import { CliError, type CliIo, withDatabase, writeLine } from '../context.js';
 import { type PasswordOptions, readNewPassword } from '../password.js';
@@ -17,13 +16,12 @@ export function validEmail(raw: string): string {
 }
 
 /** The user with this address, or a CliError saying there is none. */
-export function findUserByEmail(db: Db, raw: string): { id: string; email: string } {
+export async function findUserByEmail(db: Store, raw: string): Promise<{ id: string; email: string }> {
   const email = validEmail(raw);
-  const user = db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(eq(users.email, email))
-    .get();
+  const { users } = db.t;
+  const user = await first(
+    db.orm.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, email)),
+  );
   if (!user) throw new CliError(`no user with email ${email}`);
   return user;
 }
@@ -61,14 +59,15 @@ export async function resetPasswordCommand(
   // Look the user up before asking for a password, so a typo fails before anything is typed.
   const email = validEmail(rawEmail);
   await withDatabase(io, async (db) => {
-    const user = findUserByEmail(db, email);
+    const user = await findUserByEmail(db, email);
     const password = await acceptablePassword(io, options, user.email);
     const passwordHash = await hashPassword(password);
     const now = Date.now();
-    const ended = db.transaction((tx) => {
-      tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)).run();
-      const count = endAllSessions(tx as unknown as Db, user.id);
-      recordAudit(
+    const ended = await db.transaction(async (tx) => {
+      const { users } = tx.t;
+      await tx.orm.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
+      const count = await endAllSessions(tx, user.id);
+      await recordAudit(
         tx,
         { kind: 'password_reset', userId: user.id, detail: { by: 'cli', sessionsEnded: count } },
         now,
@@ -83,12 +82,12 @@ export async function resetPasswordCommand(
 }
 
 export async function listUsersCommand(io: CliIo, options: { json?: boolean }): Promise<void> {
-  await withDatabase(io, (db) => {
-    const rows = db
+  await withDatabase(io, async (db) => {
+    const { users } = db.t;
+    const rows = await db.orm
       .select({ id: users.id, email: users.email, createdAt: users.createdAt, disabledAt: users.disabledAt })
       .from(users)
-      .orderBy(asc(users.createdAt))
-      .all();
+      .orderBy(asc(users.createdAt), asc(users.email));
     if (options.json) {
       writeLine(
         io.stdout,

@@ -1,6 +1,5 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { oauthClients } from '../../db/schema/index.js';
+import type { Store, Tables } from '../../db/store/index.js';
 import { metrics } from '../../metrics/index.js';
 import { oncePer } from '../../once-per.js';
 import { hashToken, newToken } from '../../security/tokens.js';
@@ -21,7 +20,7 @@ const CIMD_MIN_TTL_S = 60;
 const CIMD_DEFAULT_TTL_S = 3600;
 const CIMD_MAX_TTL_S = 24 * 3600;
 
-type ClientRow = typeof oauthClients.$inferSelect;
+type ClientRow = Tables['oauthClients']['$inferSelect'];
 
 function toClient(row: ClientRow): OAuthClient {
   return {
@@ -54,7 +53,7 @@ export function isUrlClientId(clientId: string): boolean {
 }
 
 /** RFC 7591 §3: stores the metadata, returns the client (and its secret, once, if confidential). */
-export function registerDynamicClient(db: Db, metadata: ClientMetadata, now = Date.now()) {
+export async function registerDynamicClient(db: Store, metadata: ClientMetadata, now = Date.now()) {
   // RFC 7591 §2 default is client_secret_basic; MCP clients are public and say `none`.
   const method = metadata.token_endpoint_auth_method ?? 'client_secret_basic';
   const clientId = `sim_client_${newToken('clientSecret').slice(7, 31)}`;
@@ -62,7 +61,7 @@ export function registerDynamicClient(db: Db, metadata: ClientMetadata, now = Da
   const grantTypes = metadata.grant_types.includes('refresh_token')
     ? metadata.grant_types
     : [...metadata.grant_types, 'refresh_token'];
-  const row: typeof oauthClients.$inferInsert = {
+  const row: Tables['oauthClients']['$inferInsert'] = {
     id: clientId,
     kind: 'dcr',
     secretHash: secret ? hashToken(secret) : null,
@@ -80,7 +79,7 @@ export function registerDynamicClient(db: Db, metadata: ClientMetadata, now = Da
     lastUsedAt: now,
     expiresAt: now + DCR_IDLE_TTL_MS,
   };
-  db.insert(oauthClients).values(row).run();
+  await db.orm.insert(db.t.oauthClients).values(row);
   return {
     client: toClient(row as ClientRow),
     secret,
@@ -90,13 +89,14 @@ export function registerDynamicClient(db: Db, metadata: ClientMetadata, now = Da
   };
 }
 
-/** The client row query, prepared once per database (every /token request runs it). */
-function buildClientLookup(db: Db) {
-  return db
+/** The client row query, prepared once per store (every /token request runs it). */
+function buildClientLookup(db: Store) {
+  const { oauthClients } = db.t;
+  return db.orm
     .select()
     .from(oauthClients)
     .where(eq(oauthClients.id, sql.placeholder('clientId')))
-    .prepare();
+    .prepare('oauth_client_lookup');
 }
 const clientLookup = oncePer(buildClientLookup);
 
@@ -111,19 +111,24 @@ export interface ClientLookupOptions {
 
 /** Finds a client by id: a DCR row, or a CIMD document (cached, fetched when missing or stale). */
 export async function findClient(
-  db: Db,
+  db: Store,
   clientId: string,
   options: ClientLookupOptions,
   now = Date.now(),
 ): Promise<OAuthClient | null> {
   if (clientId.length > 2000) return null;
-  const row = clientLookup(db).get({ clientId });
+  const [row] = await clientLookup(db).execute({ clientId });
   if (!isUrlClientId(clientId)) return row && row.kind === 'dcr' ? toClient(row) : null;
   if (row && (!options.refreshStaleDocument || (row.expiresAt ?? 0) > now)) return toClient(row);
   return toClient(await fetchAndStoreDocument(db, clientId, options.cimd, now));
 }
 
-async function fetchAndStoreDocument(db: Db, clientId: string, options: CimdFetchOptions, now: number) {
+async function fetchAndStoreDocument(
+  db: Store,
+  clientId: string,
+  options: CimdFetchOptions,
+  now: number,
+): Promise<ClientRow> {
   let fetched: Awaited<ReturnType<typeof fetchClientMetadataDocument>>;
   try {
     fetched = await fetchClientMetadataDocument(clientId, options);
@@ -181,12 +186,14 @@ async function fetchAndStoreDocument(db: Db, clientId: string, options: CimdFetc
     lastUsedAt: now,
     expiresAt: now + ttl * 1000,
   };
-  return db
+  const { oauthClients } = db.t;
+  const [row] = await db.orm
     .insert(oauthClients)
     .values({ id: clientId, createdAt: now, ...values })
     .onConflictDoUpdate({ target: oauthClients.id, set: values })
-    .returning()
-    .get();
+    .returning();
+  if (!row) throw new Error('the client upsert returned no row');
+  return row;
 }
 
 /** Expiry moves of less than this are not written: against a 30-day idle TTL a minute is nothing. */
@@ -198,10 +205,10 @@ const TOUCH_RESOLUTION_MS = 60_000;
  * the row only when the time has moved by a minute: a busy client's every refresh no longer pays a
  * second write.
  */
-export function touchClient(db: Db, client: OAuthClient, now = Date.now()): void {
+export async function touchClient(db: Store, client: OAuthClient, now = Date.now()): Promise<void> {
   const statements = touchStatements(db);
   if (client.kind === 'dcr') {
-    statements.dcr.run({
+    await statements.dcr.execute({
       id: client.clientId,
       now,
       cutoff: now - TOUCH_RESOLUTION_MS,
@@ -209,14 +216,15 @@ export function touchClient(db: Db, client: OAuthClient, now = Date.now()): void
       expiryCutoff: now + DCR_IDLE_TTL_MS - TOUCH_RESOLUTION_MS,
     });
   } else {
-    statements.other.run({ id: client.clientId, now, cutoff: now - TOUCH_RESOLUTION_MS });
+    await statements.other.execute({ id: client.clientId, now, cutoff: now - TOUCH_RESOLUTION_MS });
   }
 }
 
-function buildTouchStatements(db: Db) {
+function buildTouchStatements(db: Store) {
+  const { oauthClients } = db.t;
   const p = sql.placeholder;
   return {
-    dcr: db
+    dcr: db.orm
       .update(oauthClients)
       .set({ lastUsedAt: sql`${p('now')}`, expiresAt: sql`${p('expiresAt')}` })
       .where(
@@ -229,12 +237,12 @@ function buildTouchStatements(db: Db) {
           ),
         ),
       )
-      .prepare(),
-    other: db
+      .prepare('oauth_client_touch_dcr'),
+    other: db.orm
       .update(oauthClients)
       .set({ lastUsedAt: sql`${p('now')}` })
       .where(and(eq(oauthClients.id, p('id')), lt(oauthClients.lastUsedAt, p('cutoff'))))
-      .prepare(),
+      .prepare('oauth_client_touch'),
   };
 }
 const touchStatements = oncePer(buildTouchStatements);
