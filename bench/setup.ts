@@ -38,7 +38,7 @@ async function grantFor(db: Db, secrets: SecretBox, n: number, upstreamToken: st
   });
   if (!created.ok) throw new Error(`bench user: ${created.reason}`);
   if (upstreamToken) {
-    saveUpstreamCredential(db, secrets, {
+    await saveUpstreamCredential(db, secrets, {
       workspaceId: created.personalWorkspaceId,
       linkedBy: created.user.id,
       token: upstreamToken,
@@ -50,7 +50,7 @@ async function grantFor(db: Db, secrets: SecretBox, n: number, upstreamToken: st
 }
 
 function mint(db: Db, clientId: string, who: { userId: string; workspaceId: string }) {
-  const code = createAuthorizationCode(db, {
+  const code = await createAuthorizationCode(db, {
     clientId,
     ...who,
     redirectUri: 'http://127.0.0.1/callback',
@@ -58,9 +58,9 @@ function mint(db: Db, clientId: string, who: { userId: string; workspaceId: stri
     scopes: SCOPES,
     resource: `${PUBLIC_URL}/mcp`,
   });
-  const row = findCode(db, code);
-  if (!row || !claimCode(db, row.codeHash)) throw new Error('could not claim a bench code');
-  return issueGrantForCode(db, row, ACCESS_TTL_MS);
+  const row = await findCode(db, code);
+  if (!row || !await claimCode(db, row.codeHash)) throw new Error('could not claim a bench code');
+  return await issueGrantForCode(db, row, ACCESS_TTL_MS);
 }
 
 export async function setupDatabase(
@@ -73,7 +73,7 @@ export async function setupDatabase(
   const db = openDatabase(databasePath);
   try {
     migrate(db);
-    const { client } = registerDynamicClient(
+    const { client } = await registerDynamicClient(
       db,
       clientMetadataSchema.parse({
         client_name: 'Bench client',

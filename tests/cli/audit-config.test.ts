@@ -1,41 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../../src/db/schema/index.js';
-import { cliWorkspace, lines, runCli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/process.js';
 import { TEST_SECRET_KEY } from '../helpers/temp.js';
+import { type CliWorkspace, cliWorkspace, lines, runCli } from '../helpers/cli.js';
 
-const ws = cliWorkspace('sim-cli-audit-');
+let ws: CliWorkspace;
+beforeAll(async () => {
+  ws = await cliWorkspace();
+});
 afterAll(() => ws.close());
 
 const T = (iso: string) => Date.parse(iso);
 
-beforeAll(() => {
-  ws.db
-    .insert(auditEvents)
-    .values([
-      { at: T('2026-01-01T10:00:00Z'), kind: 'sign_in', workspaceId: 'w1', userId: 'u1', status: 'ok' },
-      {
-        at: T('2026-01-02T10:00:00Z'),
-        kind: 'tool_call',
-        workspaceId: 'w1',
-        userId: 'u1',
-        clientId: '=HYPERLINK("http://evil")',
-        tool: 'keyword_search',
-        status: 'ok',
-        durationMs: 120,
-        detail: JSON.stringify({ note: 'a, "quoted" value' }),
-      },
-      {
-        at: T('2026-01-03T10:00:00Z'),
-        kind: 'tool_call',
-        workspaceId: 'w2',
-        userId: 'u2',
-        tool: 'x',
-        status: '402',
-      },
-      { at: T('2026-01-04T10:00:00Z'), kind: 'grant_revoked', workspaceId: 'w1', userId: 'u1', status: 'ok' },
-    ])
-    .run();
+beforeAll(async () => {
+  await ws.db.orm.insert(ws.db.t.auditEvents).values([
+    { at: T('2026-01-01T10:00:00Z'), kind: 'sign_in', workspaceId: 'w1', userId: 'u1', status: 'ok' },
+    {
+      at: T('2026-01-02T10:00:00Z'),
+      kind: 'tool_call',
+      workspaceId: 'w1',
+      userId: 'u1',
+      clientId: '=HYPERLINK("http://evil")',
+      tool: 'keyword_search',
+      status: 'ok',
+      durationMs: 120,
+      detail: JSON.stringify({ note: 'a, "quoted" value' }),
+    },
+    {
+      at: T('2026-01-03T10:00:00Z'),
+      kind: 'tool_call',
+      workspaceId: 'w2',
+      userId: 'u2',
+      tool: 'x',
+      status: '402',
+    },
+    { at: T('2026-01-04T10:00:00Z'), kind: 'grant_revoked', workspaceId: 'w1', userId: 'u1', status: 'ok' },
+  ]);
 });
 
 describe('audit export', () => {
@@ -116,7 +115,7 @@ describe('config', () => {
     expect(config).toMatchObject({
       publicUrl: 'https://mcp.example.com',
       resourceUrl: 'https://mcp.example.com/mcp',
-      databasePath: ws.databasePath,
+      databasePath: ws.env.DATABASE_PATH,
       signup: 'invite',
       upstream: { tokenHeader: 'X-SERVICE-TOKEN' },
     });
@@ -126,6 +125,16 @@ describe('config', () => {
     ]);
     expect(r.stdout).not.toContain(TEST_SECRET_KEY);
     expect(r.stdout).not.toContain(previous);
+    // DATABASE_URL's password (the test cluster's) is masked; where it points stays readable.
+    const databaseUrl = ws.env.DATABASE_URL;
+    if (databaseUrl) {
+      const shown = new URL(String(config.databaseUrl));
+      expect(shown.password).toBe('hidden');
+      expect(shown.host).toBe(new URL(databaseUrl).host);
+      expect(r.stdout).not.toContain(new URL(databaseUrl).password);
+    } else {
+      expect(config.databaseUrl).toBeNull();
+    }
     expect(config.metricsToken).toBe('(set, hidden)');
     expect(r.stdout).not.toContain(metricsToken);
     expect(r.stdout).not.toContain(Buffer.from(TEST_SECRET_KEY, 'hex').toString('base64'));

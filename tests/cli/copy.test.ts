@@ -181,6 +181,18 @@ async function populate(db: Store): Promise<void> {
   await db.orm
     .insert(t.writeReservations)
     .values({ workspaceId: 'w-team', userId: 'bob', tool: 'submit_keyword_search', createdAt: NOW });
+  await db.orm.insert(t.rateLimitHits).values([
+    { key: 'hmac-of-a-limit-and-an-email', windowStart: NOW - 60_000, hits: 3, expiresAt: NOW + 60_000 },
+    { key: 'hmac-of-a-limit-and-an-email', windowStart: NOW, hits: 1, expiresAt: NOW + 120_000 },
+  ]);
+  await db.orm.insert(t.waitingCalls).values({
+    id: 'call-1',
+    instanceId: 'instance-a',
+    grantId: 'g-1',
+    requestKey: 'number:7',
+    createdAt: NOW,
+    expiresAt: NOW + 600_000,
+  });
   for (let start = 0; start < AUDIT_ROWS; start += 500) {
     await db.orm.insert(t.auditEvents).values(
       Array.from({ length: Math.min(500, AUDIT_ROWS - start) }, (_, i) => ({

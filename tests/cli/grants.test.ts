@@ -2,11 +2,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/accounts/users.js';
 import { getPersonalWorkspaceId } from '../../src/accounts/workspaces.js';
-import { auditEvents, oauthGrants, oauthTokens } from '../../src/db/schema/index.js';
 import { createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
-import { cliWorkspace, lines, runCli } from '../helpers/cli.js';
+import { type CliWorkspace, cliWorkspace, lines, runCli } from '../helpers/cli.js';
 
-const ws = cliWorkspace('sim-cli-grants-');
+let ws: CliWorkspace;
+beforeAll(async () => {
+  ws = await cliWorkspace();
+});
 afterAll(() => ws.close());
 
 const CLIENT_A = 'sim_client_aaaaaaaaaaaa';
@@ -16,8 +18,8 @@ let bob = '';
 
 /** A grant as the token endpoint makes it: code, then exchange. */
 async function grant(userId: string, clientId: string): Promise<string> {
-  const workspaceId = getPersonalWorkspaceId(ws.db, userId) ?? '';
-  const code = createAuthorizationCode(ws.db, {
+  const workspaceId = (await getPersonalWorkspaceId(ws.db, userId)) ?? '';
+  const code = await createAuthorizationCode(ws.db, {
     clientId,
     userId,
     workspaceId,
@@ -26,10 +28,10 @@ async function grant(userId: string, clientId: string): Promise<string> {
     scopes: ['searches:read'],
     resource: 'http://localhost:8787/mcp',
   });
-  const row = findCode(ws.db, code);
+  const row = await findCode(ws.db, code);
   if (!row) throw new Error('setup');
-  issueGrantForCode(ws.db, row, 3_600_000);
-  const latest = ws.db.select().from(oauthGrants).all().at(-1);
+  await issueGrantForCode(ws.db, row, 3_600_000);
+  const latest = (await ws.db.orm.select().from(ws.db.t.oauthGrants)).at(-1);
   return latest?.id ?? '';
 }
 
@@ -83,14 +85,23 @@ describe('grants', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('revoked 2 grants; their access and refresh tokens stop working now\n');
-    const revoked = ws.db.select().from(oauthGrants).where(eq(oauthGrants.clientId, CLIENT_A)).all();
+    const revoked = await ws.db.orm
+      .select()
+      .from(ws.db.t.oauthGrants)
+      .where(eq(ws.db.t.oauthGrants.clientId, CLIENT_A));
     expect(revoked.map((g) => g.revokedReason)).toEqual(['admin_cli', 'admin_cli']);
     for (const g of revoked) {
-      const tokens = ws.db.select().from(oauthTokens).where(eq(oauthTokens.grantId, g.id)).all();
+      const tokens = await ws.db.orm
+        .select()
+        .from(ws.db.t.oauthTokens)
+        .where(eq(ws.db.t.oauthTokens.grantId, g.id));
       expect(tokens.length).toBe(2);
       expect(tokens.every((t) => t.revokedAt !== null)).toBe(true);
     }
-    const audited = ws.db.select().from(auditEvents).where(eq(auditEvents.kind, 'grant_revoked')).all();
+    const audited = await ws.db.orm
+      .select()
+      .from(ws.db.t.auditEvents)
+      .where(eq(ws.db.t.auditEvents.kind, 'grant_revoked'));
     expect(audited.map((e) => [e.clientId, JSON.parse(e.detail ?? '{}').reason])).toEqual([
       [CLIENT_A, 'admin_cli'],
       [CLIENT_A, 'admin_cli'],
@@ -117,11 +128,10 @@ describe('grants', () => {
 
   it('marks a grant whose refresh tokens all expired as expired', async () => {
     const id = await grant(bob, 'sim_client_cccccccccccc');
-    ws.db
-      .update(oauthTokens)
+    await ws.db.orm
+      .update(ws.db.t.oauthTokens)
       .set({ expiresAt: Date.now() - 1 })
-      .where(eq(oauthTokens.grantId, id))
-      .run();
+      .where(eq(ws.db.t.oauthTokens.grantId, id));
     const listed = await list('--client', 'sim_client_cccccccccccc');
     expect(listed.map((g) => g.status)).toEqual(['expired']);
   });

@@ -1,15 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createSession } from '../../src/accounts/sessions.js';
 import { createUser } from '../../src/accounts/users.js';
 import { keyId } from '../../src/config.js';
-import { oauthCodes, sessions, upstreamCredentials } from '../../src/db/schema/index.js';
+import { first } from '../../src/db/store/index.js';
 import { SecretBox } from '../../src/security/secrets.js';
 import { hashToken } from '../../src/security/tokens.js';
-import { cliWorkspace, lines, runCli } from '../helpers/cli.js';
+import { type CliWorkspace, cliWorkspace, lines, runCli } from '../helpers/cli.js';
 
-const ws = cliWorkspace('sim-cli-maint-');
+let ws: CliWorkspace;
+beforeAll(async () => {
+  ws = await cliWorkspace();
+});
 afterAll(() => ws.close());
 
 const hex = (byte: number) => Buffer.alloc(32, byte).toString('hex');
@@ -22,24 +25,21 @@ describe('purge', () => {
     if (!u.ok) throw new Error('setup');
     const old = Date.now() - 3 * 24 * 3600 * 1000;
     // The live one first: creating a session clears the user's expired ones.
-    const live = createSession(ws.db, u.user.id, null);
-    createSession(ws.db, u.user.id, null, old - 31 * 24 * 3600 * 1000); // long expired
+    const live = await createSession(ws.db, u.user.id, null);
+    await createSession(ws.db, u.user.id, null, old - 31 * 24 * 3600 * 1000); // long expired
     for (const n of [1, 2]) {
-      ws.db
-        .insert(oauthCodes)
-        .values({
-          codeHash: `old-${n}`,
-          clientId: 'c',
-          userId: u.user.id,
-          workspaceId: u.personalWorkspaceId,
-          redirectUri: 'http://127.0.0.1/cb',
-          codeChallenge: 'x',
-          scopes: '',
-          resource: 'r',
-          createdAt: old,
-          expiresAt: old + 60_000,
-        })
-        .run();
+      await ws.db.orm.insert(ws.db.t.oauthCodes).values({
+        codeHash: `old-${n}`,
+        clientId: 'c',
+        userId: u.user.id,
+        workspaceId: u.personalWorkspaceId,
+        redirectUri: 'http://127.0.0.1/cb',
+        codeChallenge: 'x',
+        scopes: '',
+        resource: 'r',
+        createdAt: old,
+        expiresAt: old + 60_000,
+      });
     }
     const r = await runCli(['purge'], ws.env);
     expect(r.stderr).toBe('');
@@ -49,14 +49,8 @@ describe('purge', () => {
     expect(lines(r.stdout)).toEqual(
       expect.arrayContaining(['codes: 2', 'tokens: 0', 'grants: 0', 'sessions: 1', 'clients: 0']),
     );
-    expect(ws.db.select().from(oauthCodes).all()).toEqual([]);
-    expect(
-      ws.db
-        .select()
-        .from(sessions)
-        .all()
-        .map((s) => s.idHash),
-    ).toEqual([hashToken(live)]);
+    expect(await ws.db.orm.select().from(ws.db.t.oauthCodes)).toEqual([]);
+    expect((await ws.db.orm.select().from(ws.db.t.sessions)).map((s) => s.idHash)).toEqual([hashToken(live)]);
   });
 });
 
@@ -65,37 +59,38 @@ describe('rotate-key', () => {
     const u = await createUser(ws.db, { email: 'rot@example.com', password: 'violet tractor umbrella' });
     if (!u.ok) throw new Error('setup');
     const workspaceId = u.personalWorkspaceId;
-    saveUpstreamCredential(ws.db, box(1), {
+    await saveUpstreamCredential(ws.db, box(1), {
       workspaceId,
       linkedBy: u.user.id,
       token: 'upstream-secret-token-1234',
       upstreamUserId: 'up-1',
       verifiedAt: Date.now(),
     });
-    const env = { DATABASE_PATH: ws.databasePath, SECRET_KEY: hex(2), SECRET_KEY_PREVIOUS: hex(1) };
+    const env = { ...ws.env, SECRET_KEY: hex(2), SECRET_KEY_PREVIOUS: hex(1) };
     const r = await runCli(['rotate-key'], env);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('re-encrypted: 1\nalready current: 0\nfailed: 0\n');
-    const row = ws.db
-      .select()
-      .from(upstreamCredentials)
-      .where(eq(upstreamCredentials.workspaceId, workspaceId))
-      .get();
+    const row = await first(
+      ws.db.orm
+        .select()
+        .from(ws.db.t.upstreamCredentials)
+        .where(eq(ws.db.t.upstreamCredentials.workspaceId, workspaceId)),
+    );
     expect(row?.keyId).toBe(keyId(Buffer.alloc(32, 2)));
     expect(SecretBox.keyIdOf(row?.tokenCiphertext ?? '')).toBe(keyId(Buffer.alloc(32, 2)));
     // Only the new key is needed now.
     expect(box(2).open(row?.tokenCiphertext ?? '', workspaceId)).toBe('upstream-secret-token-1234');
 
-    const again = await runCli(['rotate-key'], { DATABASE_PATH: ws.databasePath, SECRET_KEY: hex(2) });
+    const again = await runCli(['rotate-key'], { ...ws.env, SECRET_KEY: hex(2) });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('re-encrypted: 0\nalready current: 1\nfailed: 0\n');
   });
 
   it('with the wrong previous key, leaves the credential alone and exits 1 in one line', async () => {
-    const before = ws.db.select().from(upstreamCredentials).all();
+    const before = await ws.db.orm.select().from(ws.db.t.upstreamCredentials);
     const r = await runCli(['rotate-key'], {
-      DATABASE_PATH: ws.databasePath,
+      ...ws.env,
       SECRET_KEY: hex(3),
       SECRET_KEY_PREVIOUS: hex(4),
     });
@@ -104,17 +99,17 @@ describe('rotate-key', () => {
     expect(r.stderr).toBe(
       'social-intel-mcp: 1 credential could not be opened with SECRET_KEY or SECRET_KEY_PREVIOUS (wrong key?); they were left as they are\n',
     );
-    expect(ws.db.select().from(upstreamCredentials).all()).toEqual(before);
+    expect(await ws.db.orm.select().from(ws.db.t.upstreamCredentials)).toEqual(before);
   });
 
   it('needs SECRET_KEY in the environment, and never echoes a key it refuses', async () => {
-    const missing = await runCli(['rotate-key'], { DATABASE_PATH: ws.databasePath });
+    const missing = await runCli(['rotate-key'], { ...ws.env, SECRET_KEY: undefined });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(
       'social-intel-mcp: rotate-key needs SECRET_KEY set to the new key and SECRET_KEY_PREVIOUS to the old one\n',
     );
     const bad = await runCli(['rotate-key'], {
-      DATABASE_PATH: ws.databasePath,
+      ...ws.env,
       SECRET_KEY: 'abc123-not-a-key',
     });
     expect(bad.code).toBe(1);

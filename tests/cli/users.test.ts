@@ -1,12 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, resolveSession } from '../../src/accounts/sessions.js';
 import { authenticate, createUser } from '../../src/accounts/users.js';
 import { getPersonalWorkspaceId } from '../../src/accounts/workspaces.js';
-import { auditEvents, users } from '../../src/db/schema/index.js';
-import { cliWorkspace, lines, runCli } from '../helpers/cli.js';
+import { first } from '../../src/db/store/index.js';
+import { type CliWorkspace, cliWorkspace, lines, runCli } from '../helpers/cli.js';
 
-const ws = cliWorkspace('sim-cli-users-');
+let ws: CliWorkspace;
+beforeAll(async () => {
+  ws = await cliWorkspace();
+});
 afterAll(() => ws.close());
 
 const PASSWORD = 'violet tractor umbrella';
@@ -23,7 +26,7 @@ describe('user create', () => {
     expect(user).not.toBeNull();
     // The trailing newline from `echo` is not part of the password.
     expect(await authenticate(ws.db, 'ada@example.com', `${PASSWORD}\n`)).toBeNull();
-    expect(getPersonalWorkspaceId(ws.db, user?.id ?? '')).not.toBeNull();
+    expect(await getPersonalWorkspaceId(ws.db, user?.id ?? '')).not.toBeNull();
     expect(r.stdout + r.stderr).not.toContain(PASSWORD);
   });
 
@@ -51,7 +54,9 @@ describe('user create', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^social-intel-mcp: password refused: This password is too common/);
-    expect(ws.db.select().from(users).where(eq(users.email, 'bob@example.com')).get()).toBeUndefined();
+    expect(
+      await first(ws.db.orm.select().from(ws.db.t.users).where(eq(ws.db.t.users.email, 'bob@example.com'))),
+    ).toBeUndefined();
   });
 
   it('accepts --password with a warning about shell history', async () => {
@@ -81,9 +86,9 @@ describe('user reset-password', () => {
     const created = await createUser(ws.db, { email: 'erin@example.com', password: PASSWORD });
     const other = await createUser(ws.db, { email: 'fay@example.com', password: PASSWORD });
     if (!created.ok || !other.ok) throw new Error('setup');
-    const s1 = createSession(ws.db, created.user.id, 'laptop');
-    const s2 = createSession(ws.db, created.user.id, 'phone');
-    const s3 = createSession(ws.db, other.user.id, 'laptop');
+    const s1 = await createSession(ws.db, created.user.id, 'laptop');
+    const s2 = await createSession(ws.db, created.user.id, 'phone');
+    const s3 = await createSession(ws.db, other.user.id, 'laptop');
 
     const next = 'quartz lantern meadow fig';
     const r = await runCli(['user', 'reset-password', 'ERIN@example.com', '--password-stdin'], ws.env, {
@@ -92,12 +97,14 @@ describe('user reset-password', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('password reset for erin@example.com; ended 2 sessions (sign in again)\n');
-    expect(resolveSession(ws.db, s1)).toBeNull();
-    expect(resolveSession(ws.db, s2)).toBeNull();
-    expect(resolveSession(ws.db, s3)).not.toBeNull();
+    expect(await resolveSession(ws.db, s1)).toBeNull();
+    expect(await resolveSession(ws.db, s2)).toBeNull();
+    expect(await resolveSession(ws.db, s3)).not.toBeNull();
     expect(await authenticate(ws.db, 'erin@example.com', PASSWORD)).toBeNull();
     expect(await authenticate(ws.db, 'erin@example.com', next)).not.toBeNull();
-    const event = ws.db.select().from(auditEvents).where(eq(auditEvents.kind, 'password_reset')).get();
+    const event = await first(
+      ws.db.orm.select().from(ws.db.t.auditEvents).where(eq(ws.db.t.auditEvents.kind, 'password_reset')),
+    );
     expect(event).toMatchObject({ userId: created.user.id, status: 'ok' });
     expect(JSON.parse(event?.detail ?? '{}')).toEqual({ by: 'cli', sessionsEnded: 2 });
     expect(JSON.stringify(event)).not.toContain(next);
@@ -113,7 +120,7 @@ describe('user reset-password', () => {
 });
 
 describe('user list', () => {
-  it('lists users as JSON', async () => {
+  it('lists ws.db.t.users as JSON', async () => {
     const r = await runCli(['user', 'list', '--json'], ws.env);
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout) as Array<{ email: string; disabled: boolean }>;

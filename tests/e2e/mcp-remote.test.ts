@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oauthClients, oauthGrants } from '../../src/db/schema/index.js';
+import { first } from '../../src/db/store/index.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { issueTestToken } from '../helpers/grants.js';
@@ -132,7 +132,7 @@ describe('mcp-remote (npm) as the client', () => {
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('resource')).toBe(server.config.resourceUrl);
     const clientId = authorize.searchParams.get('client_id') ?? '';
-    expect(server.db.select().from(oauthClients).where(eq(oauthClients.id, clientId)).get()?.kind).toBe(
+    expect((await first(server.db.orm.select().from(server.db.t.oauthClients).where(eq(server.db.t.oauthClients.id, clientId))))?.kind).toBe(
       'dcr',
     );
 
@@ -184,11 +184,10 @@ describe('mcp-remote (npm) as the client', () => {
     else expect(viaRemote).toEqual({ error: -32601 });
 
     // The sign-in made one live grant for mcp-remote's client, with every scope it asked for.
-    const grants = server.db
-      .select()
-      .from(oauthGrants)
-      .where(and(eq(oauthGrants.clientId, clientId), isNull(oauthGrants.revokedAt)))
-      .all();
+    const grants = (await server.db
+      .orm.select()
+      .from(server.db.t.oauthGrants)
+      .where(and(eq(server.db.t.oauthGrants.clientId, clientId), isNull(server.db.t.oauthGrants.revokedAt))));
     expect(grants).toHaveLength(1);
     expect(grants[0]?.scopes.split(' ').sort()).toEqual(
       (authorize.searchParams.get('scope') ?? '').split(' ').sort(),

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oauthGrants, oauthTokens, users } from '../../src/db/schema/index.js';
+import { first as firstRow } from '../../src/db/store/index.js';
 import { startSandboxServer } from '../../src/sandbox/server.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.js';
@@ -70,18 +70,17 @@ async function completeInBrowser(url: URL): Promise<void> {
   await arrived;
 }
 
-function grantCount(): number {
-  return server.db.select().from(oauthGrants).all().length;
+async function grantCount(): Promise<number> {
+  return (await server.db.orm.select().from(server.db.t.oauthGrants)).length;
 }
 
 /** Ends every access token of the client's grants, as an hour passing would. */
-function expireAccessTokens(clientId: string) {
-  for (const grant of server.db.select().from(oauthGrants).where(eq(oauthGrants.clientId, clientId)).all()) {
-    server.db
-      .update(oauthTokens)
+async function expireAccessTokens(clientId: string) {
+  for (const grant of (await server.db.orm.select().from(server.db.t.oauthGrants).where(eq(server.db.t.oauthGrants.clientId, clientId)))) {
+    await server.db
+      .orm.update(server.db.t.oauthTokens)
       .set({ expiresAt: Date.now() - 1000 })
-      .where(and(eq(oauthTokens.grantId, grant.id), eq(oauthTokens.kind, 'access')))
-      .run();
+      .where(and(eq(server.db.t.oauthTokens.grantId, grant.id), eq(server.db.t.oauthTokens.kind, 'access')));
   }
 }
 
@@ -101,7 +100,7 @@ describe('a new person connects MCP clients', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForLoadState();
-    expect(server.db.select().from(users).where(eq(users.email, EMAIL)).get()).toBeTruthy();
+    expect((await firstRow(server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, EMAIL))))).toBeTruthy();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForLoadState();
   });
@@ -130,7 +129,7 @@ describe('a new person connects MCP clients', () => {
 
     // Refresh: the access token runs out; the client refreshes on the 401 and carries on.
     const before = provider.savedTokens?.refresh_token;
-    expireAccessTokens(clientId);
+    await expireAccessTokens(clientId);
     await client.ping();
     expect(provider.savedTokens?.refresh_token).not.toBe(before);
 
@@ -152,7 +151,7 @@ describe('other clients of the same person', () => {
       onRedirect: completeInBrowser,
     });
     const mcpUrl = new URL(`${server.url}/mcp`);
-    const grantsBefore = grantCount();
+    const grantsBefore = await grantCount();
     const first = new V1Transport(mcpUrl, { authProvider: provider as never });
     const failure = await new V1Client({ name: 'e2e-v1', version: '1.0.0' })
       .connect(first)
@@ -165,11 +164,10 @@ describe('other clients of the same person', () => {
     await client.connect(new V1Transport(mcpUrl, { authProvider: provider as never }));
     expect((await client.listTools()).tools).toHaveLength(31);
     // Connecting a second app added a grant and revoked none (DESIGN.md §4).
-    expect(grantCount()).toBe(grantsBefore + 1);
-    const live = server.db
-      .select()
-      .from(oauthGrants)
-      .all()
+    expect(await grantCount()).toBe(grantsBefore + 1);
+    const live = (await server.db
+      .orm.select()
+      .from(server.db.t.oauthGrants))
       .filter((g) => g.revokedAt === null);
     expect(live.length).toBeGreaterThanOrEqual(1);
     await client.close();
@@ -210,7 +208,7 @@ describe('other clients of the same person', () => {
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
     const usage = await client.callTool({ name: 'usage', arguments: {} });
     expect(usage.isError).toBeFalsy();
-    const grant = server.db.select().from(oauthGrants).where(eq(oauthGrants.clientId, clientId)).get();
+    const grant = (await firstRow(server.db.orm.select().from(server.db.t.oauthGrants).where(eq(server.db.t.oauthGrants.clientId, clientId))));
     expect(grant?.revokedAt).toBeNull();
     await client.close();
   });

@@ -48,32 +48,23 @@ beforeAll(async () => {
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.waitForURL(/\/account/);
   personId = (
-    ts.server.db.$client.prepare('SELECT id FROM users WHERE email = ?').get(EMAIL) as { id: string }
+    (await ts.server.sql.get('SELECT id FROM users WHERE email = ?', EMAIL)) as { id: string }
   ).id;
   personalId = (
-    ts.server.db.$client
-      .prepare(
-        "SELECT id FROM workspaces WHERE kind = 'personal' AND id IN (SELECT workspace_id FROM workspace_members WHERE user_id = ?)",
-      )
-      .get(personId) as { id: string }
+    (await ts.server.sql.get("SELECT id FROM workspaces WHERE kind = 'personal' AND id IN (SELECT workspace_id FROM workspace_members WHERE user_id = ?)", personId)) as { id: string }
   ).id;
   // A team whose admin made them read-only (the member settings page writes max_scopes).
   teamId = newId();
   const now = Date.now();
-  const db = ts.server.db.$client;
-  db.prepare('INSERT INTO workspaces (id, name, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
-    teamId,
+    (await ts.server.sql.run('INSERT INTO workspaces (id, name, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', teamId,
     TEAM,
     'team',
     now,
-    now,
-  );
-  db.prepare(
-    'INSERT INTO workspace_members (workspace_id, user_id, role, max_scopes, created_at) VALUES (?, ?, ?, ?, ?)',
-  ).run(teamId, personId, 'member', 'searches:read agent:read account:read', now);
+    now));
+  (await ts.server.sql.run('INSERT INTO workspace_members (workspace_id, user_id, role, max_scopes, created_at) VALUES (?, ?, ?, ?, ?)', teamId, personId, 'member', 'searches:read agent:read account:read', now));
   for (const workspaceId of [personalId, teamId]) {
     const { token } = await ts.control('POST', '/credentials', { credits: 1000 });
-    saveUpstreamCredential(ts.server.db, ts.server.secrets, {
+    await saveUpstreamCredential(ts.server.db, ts.server.secrets, {
       workspaceId,
       linkedBy: personId,
       token,
@@ -119,12 +110,8 @@ async function decideInBrowser(
   return seen;
 }
 
-function liveGrants(clientId: string): Array<{ scopes: string; workspace_id: string }> {
-  return ts.server.db.$client
-    .prepare(
-      'SELECT scopes, workspace_id FROM oauth_grants WHERE client_id = ? AND user_id = ? AND revoked_at IS NULL',
-    )
-    .all(clientId, personId) as Array<{ scopes: string; workspace_id: string }>;
+async function liveGrants(clientId: string): Promise<Array<{ scopes: string; workspace_id: string }>> {
+  return (await ts.server.sql.all('SELECT scopes, workspace_id FROM oauth_grants WHERE client_id = ? AND user_id = ? AND revoked_at IS NULL', clientId, personId)) as Array<{ scopes: string; workspace_id: string }>;
 }
 
 function clientIdOf(provider: MemoryOAuthProvider): string {
@@ -151,7 +138,7 @@ describe('Ceiling allows the scope but the grant lacks it: 403 insufficient_scop
     const client = new Client({ name: 'step-up-v2', version: '1.0.0' }, MODERN);
     await client.connect(transport);
     const clientId = clientIdOf(provider);
-    expect(liveGrants(clientId).map((g) => g.scopes)).toEqual([
+    expect((await liveGrants(clientId)).map((g) => g.scopes)).toEqual([
       'searches:read agent:read agent:write account:read account:write',
     ]);
     const before = provider.savedTokens as { access_token: string };
@@ -172,7 +159,7 @@ describe('Ceiling allows the scope but the grant lacks it: 403 insufficient_scop
     const result = await after.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
     expect(result.isError).toBeFalsy();
     // One connected app, now with the permission; the first authorization's token was not revoked.
-    expect(liveGrants(clientId).map((g) => g.scopes)).toEqual([
+    expect((await liveGrants(clientId)).map((g) => g.scopes)).toEqual([
       'searches:read searches:write agent:read agent:write account:read account:write',
     ]);
     const old = await fetch(mcpUrl, {
@@ -221,7 +208,7 @@ describe('Ceiling allows the scope but the grant lacks it: 403 insufficient_scop
     );
     expect(provider.tokenSaves).toBe(saves + 1);
     expect(provider.redirects).toHaveLength(1);
-    expect(liveGrants(clientId)).toHaveLength(1);
+    expect(await liveGrants(clientId)).toHaveLength(1);
     expect(challenge?.split(' ')).toContain('searches:write');
 
     // The app re-authorizes with the challenged scope; the person sees it ticked and marked new.
@@ -235,20 +222,16 @@ describe('Ceiling allows the scope but the grant lacks it: 403 insufficient_scop
     const after = new V1Client({ name: 'step-up-v1', version: '1.0.0' });
     await after.connect(new V1Transport(mcpUrl, { authProvider: provider as never }));
     expect((await after.callTool({ name: 'submit_keyword_search', arguments: SEARCH })).isError).toBeFalsy();
-    expect(liveGrants(clientId)).toHaveLength(1);
-    expect(liveGrants(clientId)[0]?.scopes).toContain('searches:write');
+    expect(await liveGrants(clientId)).toHaveLength(1);
+    expect((await liveGrants(clientId))[0]?.scopes).toContain('searches:write');
     await after.close();
     await client.close();
   });
 });
 
 describe("Scope outside the member's ceiling: a tool error, never a 403 no re-authorization can win", () => {
-  function ceilingRefusals(clientId: string) {
-    return ts.server.db.$client
-      .prepare(
-        "SELECT tool, status, detail FROM audit_events WHERE kind = 'tool_call' AND client_id = ? AND status = 'refused'",
-      )
-      .all(clientId) as Array<{ tool: string; status: string; detail: string }>;
+  async function ceilingRefusals(clientId: string) {
+    return (await ts.server.sql.all("SELECT tool, status, detail FROM audit_events WHERE kind = 'tool_call' AND client_id = ? AND status = 'refused'", clientId)) as Array<{ tool: string; status: string; detail: string }>;
   }
 
   async function expectRefusedWithoutLoop(
@@ -266,10 +249,10 @@ describe("Scope outside the member's ceiling: a tool error, never a 403 no re-au
     // No re-authorization, no refresh, no new connected app.
     expect(provider.redirects.length).toBe(redirects);
     expect(provider.tokenSaves).toBe(saves);
-    expect(liveGrants(clientId)).toEqual([
+    expect(await liveGrants(clientId)).toEqual([
       { scopes: 'searches:read agent:read account:read', workspace_id: teamId },
     ]);
-    const refusals = ceilingRefusals(clientId);
+    const refusals = await ceilingRefusals(clientId);
     expect(refusals.at(-1)?.tool).toBe('submit_keyword_search');
     expect(JSON.parse(refusals.at(-1)?.detail ?? '{}')).toEqual({
       reason: 'scope_ceiling',

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
+import type { OpenStore } from '../../src/db/store/index.js';
+import { testEngine } from './engine.js';
 import { ROOT } from './process.js';
-import { TEST_SECRET_KEY, tempDir } from './temp.js';
+import { migratedTestStore } from './stores.js';
+import { TEST_SECRET_KEY } from './temp.js';
 
 export interface CliResult {
   code: number | null;
@@ -46,25 +47,26 @@ export function runCli(
   });
 }
 
-/** A fresh data folder with a migrated database, and the environment that points the CLI at it. */
-export function cliWorkspace(prefix: string): {
+export interface CliWorkspace {
+  /** What points the CLI at the database: DATABASE_PATH (SQLite) or DATABASE_URL, and SECRET_KEY. */
   env: Record<string, string>;
-  db: Db;
-  databasePath: string;
-  close(): void;
-} {
-  const dir = tempDir(prefix);
-  const databasePath = join(dir.path, 'cli.db');
-  const db = openDatabase(databasePath);
-  migrate(db);
+  /** The same database, for the test to set up and check. */
+  db: OpenStore;
+  close(): Promise<void>;
+}
+
+/** A fresh migrated database of the run's engine, and the environment that points the CLI at it. */
+export async function cliWorkspace(): Promise<CliWorkspace> {
+  const ctx = await migratedTestStore(testEngine());
+  const { databasePath, databaseUrl } = ctx.location;
   return {
-    env: { DATABASE_PATH: databasePath, SECRET_KEY: TEST_SECRET_KEY },
-    db,
-    databasePath,
-    close() {
-      closeDatabase(db);
-      dir.remove();
+    env: {
+      DATABASE_PATH: databasePath || join(ROOT, 'no-such-folder', 'unused.db'),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      SECRET_KEY: TEST_SECRET_KEY,
     },
+    db: ctx.store,
+    close: () => ctx.cleanup(),
   };
 }
 

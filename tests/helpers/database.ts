@@ -1,64 +1,58 @@
-import { join } from 'node:path';
 import { createPersonalWorkspace } from '../../src/accounts/workspaces.js';
-import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
-import { oauthGrants, oauthTokens, users } from '../../src/db/schema/index.js';
+import type { OpenStore, Store } from '../../src/db/store/index.js';
 import { hashToken, newId, newToken } from '../../src/security/tokens.js';
-import { tempDir } from './temp.js';
+import { testEngine } from './engine.js';
+import { migratedTestStore } from './stores.js';
 
-/** A migrated database in a temp folder, for tests of the team domain functions. */
-export function teamDb(): { db: Db; close(): void } {
-  const dir = tempDir('sim-teams-');
-  const db = openDatabase(join(dir.path, 'teams.db'));
-  migrate(db);
-  return {
-    db,
-    close() {
-      closeDatabase(db);
-      dir.remove();
-    },
-  };
+/** A migrated database of the run's engine (TEST_ENGINE), for tests of the team domain functions. */
+export async function teamDb(): Promise<{ db: OpenStore; close(): Promise<void> }> {
+  const ctx = await migratedTestStore(testEngine());
+  return { db: ctx.store, close: () => ctx.cleanup() };
 }
 
 let n = 0;
 
 /** A user with a personal workspace, inserted directly (no password hashing: these tests never sign in). */
-export function makeUser(db: Db, label = 'user'): { id: string; email: string; personalId: string } {
+export async function makeUser(
+  db: Store,
+  label = 'user',
+): Promise<{ id: string; email: string; personalId: string }> {
   n += 1;
   const id = newId();
   const email = `${label}-${n}-${process.pid}@example.com`;
   const now = Date.now();
-  db.insert(users).values({ id, email, passwordHash: 'x', createdAt: now, updatedAt: now }).run();
+  await db.orm.insert(db.t.users).values({ id, email, passwordHash: 'x', createdAt: now, updatedAt: now });
   const personalId = newId();
-  createPersonalWorkspace(db, { id: personalId, userId: id, name: 'Personal', now });
+  await createPersonalWorkspace(db, { id: personalId, userId: id, name: 'Personal', now });
   return { id, email, personalId };
 }
 
 /** A live grant (with an access token) for the user in the workspace; returns the grant id. */
-export function makeGrant(db: Db, userId: string, workspaceId: string, clientId = 'client-1'): string {
+export async function makeGrant(
+  db: Store,
+  userId: string,
+  workspaceId: string,
+  clientId = 'client-1',
+): Promise<string> {
   const id = newId();
   const now = Date.now();
-  db.insert(oauthGrants)
-    .values({
-      id,
-      userId,
-      workspaceId,
-      clientId,
-      scopes: 'searches:read searches:write',
-      resource: 'http://localhost/mcp',
-      createdAt: now,
-    })
-    .run();
-  db.insert(oauthTokens)
-    .values({
-      tokenHash: hashToken(newToken('access')),
-      grantId: id,
-      familyId: id,
-      kind: 'access',
-      scopes: 'searches:read searches:write',
-      createdAt: now,
-      expiresAt: now + 3600_000,
-    })
-    .run();
+  await db.orm.insert(db.t.oauthGrants).values({
+    id,
+    userId,
+    workspaceId,
+    clientId,
+    scopes: 'searches:read searches:write',
+    resource: 'http://localhost/mcp',
+    createdAt: now,
+  });
+  await db.orm.insert(db.t.oauthTokens).values({
+    tokenHash: hashToken(newToken('access')),
+    grantId: id,
+    familyId: id,
+    kind: 'access',
+    scopes: 'searches:read searches:write',
+    createdAt: now,
+    expiresAt: now + 3600_000,
+  });
   return id;
 }

@@ -37,7 +37,7 @@ export async function issueTestToken(
   if (!created.ok) throw new Error(`could not create the test user: ${created.reason}`);
   const workspaceId = created.personalWorkspaceId;
   if (options.upstreamToken !== null) {
-    saveUpstreamCredential(server.db, server.secrets, {
+    await saveUpstreamCredential(server.db, server.secrets, {
       workspaceId,
       linkedBy: created.user.id,
       token: options.upstreamToken,
@@ -46,7 +46,7 @@ export async function issueTestToken(
     });
   }
   const clientId = options.clientId ?? 'test-client';
-  const code = createAuthorizationCode(server.db, {
+  const code = await createAuthorizationCode(server.db, {
     clientId,
     userId: created.user.id,
     workspaceId,
@@ -55,9 +55,9 @@ export async function issueTestToken(
     scopes: options.scopes ?? SCOPES,
     resource: server.config.resourceUrl,
   });
-  const row = findCode(server.db, code);
-  if (!row || !claimCode(server.db, row.codeHash)) throw new Error('could not claim the test code');
-  const tokens = issueGrantForCode(server.db, row, server.config.oauth.accessTokenTtlSeconds * 1000);
+  const row = await findCode(server.db, code);
+  if (!row || !(await claimCode(server.db, row.codeHash))) throw new Error('could not claim the test code');
+  const tokens = await issueGrantForCode(server.db, row, server.config.oauth.accessTokenTtlSeconds * 1000);
   return {
     accessToken: tokens.access_token,
     refreshToken: tokens.refresh_token,

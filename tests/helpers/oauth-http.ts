@@ -31,7 +31,7 @@ export async function signedInUser(
   if (!created.ok) throw new Error(created.reason);
   const token = options.upstreamToken === undefined ? 'sandbox-token-for-tests' : options.upstreamToken;
   if (token !== null) {
-    saveUpstreamCredential(server.db, server.secrets, {
+    await saveUpstreamCredential(server.db, server.secrets, {
       workspaceId: created.personalWorkspaceId,
       linkedBy: created.user.id,
       token,
@@ -39,7 +39,7 @@ export async function signedInUser(
       verifiedAt: Date.now(),
     });
   }
-  const session = createSession(server.db, created.user.id, 'test');
+  const session = await createSession(server.db, created.user.id, 'test');
   return {
     userId: created.user.id,
     workspaceId: created.personalWorkspaceId,

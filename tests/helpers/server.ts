@@ -2,18 +2,24 @@ import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { type AppDeps, createApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
+import { type Engine, type OpenStore, openMigratedStore } from '../../src/db/store/index.js';
 import type { AppEnv } from '../../src/http/env.js';
 import { createConfiguredLogger } from '../../src/logger.js';
 import { SecretBox } from '../../src/security/secrets.js';
 import { type FetchHandler, listen, type ServerLimits } from '../../src/server.js';
+import { testEngine } from './engine.js';
+import { freshPostgresDatabase } from './postgres.js';
+import { openRawSql, type RawSql } from './raw-sql.js';
 import { TEST_SECRET_KEY, tempDir } from './temp.js';
 
 export interface TestServer {
   url: string;
   config: Config;
-  db: Db;
+  /** The server's own store (the test reads and writes through it, as the server does). */
+  db: OpenStore;
+  engine: Engine;
+  /** Plain SQL on the same database (its own connection), for checks below the data-access functions. */
+  sql: RawSql;
   app: Hono<AppEnv>;
   secrets: SecretBox;
   dataDir: string;
@@ -37,14 +43,23 @@ export interface TestServerOptions {
   limits?: Partial<ServerLimits>;
   /** Tool-layer waits and polling for this test (default: the production values). */
   mcpOptions?: AppDeps['mcpOptions'];
+  /** The database engine (default: the run's, TEST_ENGINE). */
+  engine?: Engine;
+  /** A PostgreSQL database to use instead of a fresh one (several servers sharing it; not dropped). */
+  databaseUrl?: string;
 }
 
 /**
- * The real app on a real loopback port with a real SQLite file, in this process so a test can also
- * read the database. The port is bound first so PUBLIC_URL (the OAuth issuer) carries the real port.
+ * The real app on a real loopback port with a real database (a SQLite file, or a fresh PostgreSQL
+ * database of the run's cluster), in this process so a test can also read the database. The port is
+ * bound first so PUBLIC_URL (the OAuth issuer) carries the real port.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const engine = options.engine ?? (options.databaseUrl ? 'postgres' : testEngine());
   const dir = tempDir('sim-server-');
+  const database =
+    engine === 'postgres' && !options.databaseUrl ? await freshPostgresDatabase({ migrated: true }) : null;
+  const databaseUrl = options.databaseUrl ?? database?.url;
   let target: FetchHandler = { fetch: () => new Response('starting', { status: 503 }) };
   const server = await listen(
     { fetch: (request, env) => target.fetch(request, env) },
@@ -55,6 +70,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const url = `http://localhost:${server.port}`;
   const config = loadConfig({
     DATABASE_PATH: join(dir.path, 'test.db'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' } : {}),
     PUBLIC_URL: url,
     SECRET_KEY: TEST_SECRET_KEY,
     LOG_LEVEL: 'debug',
@@ -70,8 +86,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       logs.push(JSON.parse(line) as Record<string, unknown>);
     },
   });
-  const db = openDatabase(config.databasePath);
-  migrate(db);
+  const { store: db } = await openMigratedStore(
+    { databaseUrl: config.databaseUrl ?? undefined, databasePath: config.databasePath },
+    { max: config.databasePoolSize },
+  );
+  const sql = openRawSql(config);
   const secrets = new SecretBox(config.secretKeys);
   const deps: AppDeps = {
     config,
@@ -88,6 +107,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     url,
     config,
     db,
+    engine,
+    sql,
     app,
     secrets,
     dataDir: dir.path,
@@ -95,7 +116,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       await closeApp();
       await server.close(1_000);
-      closeDatabase(db);
+      await db.close();
+      await sql.close();
+      await database?.drop();
       dir.remove();
     },
   };

@@ -1,6 +1,6 @@
+import { asc, eq } from 'drizzle-orm';
 import { defaultUpstreamUserId, saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
-import { auditEvents } from '../../src/db/schema/index.js';
 import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
@@ -28,9 +28,9 @@ export async function makePerson(ts: TeamServer, label: string) {
 }
 
 /** An access token for the user in the workspace, with every scope, through the token endpoint's functions. */
-export function accessTokenFor(ts: TeamServer, userId: string, workspaceId: string): string {
+export async function accessTokenFor(ts: TeamServer, userId: string, workspaceId: string): Promise<string> {
   const { db, config } = ts.server;
-  const code = createAuthorizationCode(db, {
+  const code = await createAuthorizationCode(db, {
     clientId: 'team-test-client',
     userId,
     workspaceId,
@@ -39,9 +39,9 @@ export function accessTokenFor(ts: TeamServer, userId: string, workspaceId: stri
     scopes: SCOPES,
     resource: config.resourceUrl,
   });
-  const row = findCode(db, code);
-  if (!row || !claimCode(db, row.codeHash)) throw new Error('code');
-  return issueGrantForCode(db, row, 3600_000).access_token;
+  const row = await findCode(db, code);
+  if (!row || !(await claimCode(db, row.codeHash))) throw new Error('code');
+  return (await issueGrantForCode(db, row, 3600_000)).access_token;
 }
 
 export interface TeamPerson {
@@ -71,9 +71,9 @@ export interface Team {
 export async function makeTeam(ts: TeamServer, name = 'Policy Team'): Promise<Team> {
   const { db, secrets } = ts.server;
   const owner = await makePerson(ts, 'owner');
-  const id = ok(createTeam(db, owner.id, name));
+  const id = ok(await createTeam(db, owner.id, name));
   const token = (await ts.control('POST', '/credentials', { credits: 1000, producer: true })).token as string;
-  saveUpstreamCredential(db, secrets, {
+  await saveUpstreamCredential(db, secrets, {
     workspaceId: id,
     linkedBy: owner.id,
     token,
@@ -82,9 +82,11 @@ export async function makeTeam(ts: TeamServer, name = 'Policy Team'): Promise<Te
   });
   const join = async (label: string, role: 'admin' | 'member') => {
     const p = await makePerson(ts, label);
-    const invite = ok(createInvite(db, id, owner.id, { role: 'member', maxUses: '1', expiresInDays: '1' }));
-    ok(acceptInvite(db, invite.token, id, p.id));
-    if (role === 'admin') ok(changeRole(db, id, owner.id, p.id, 'admin'));
+    const invite = ok(
+      await createInvite(db, id, owner.id, { role: 'member', maxUses: '1', expiresInDays: '1' }),
+    );
+    ok(await acceptInvite(db, invite.token, id, p.id));
+    if (role === 'admin') ok(await changeRole(db, id, owner.id, p.id, 'admin'));
     return p;
   };
   const people = [
@@ -95,7 +97,7 @@ export async function makeTeam(ts: TeamServer, name = 'Policy Team'): Promise<Te
   ];
   const connected: TeamPerson[] = [];
   for (const p of people) {
-    const accessToken = accessTokenFor(ts, p.id, id);
+    const accessToken = await accessTokenFor(ts, p.id, id);
     connected.push({
       id: p.id,
       email: p.email,
@@ -120,11 +122,15 @@ export async function makeTeam(ts: TeamServer, name = 'Policy Team'): Promise<Te
 }
 
 /** The audit rows of a workspace, oldest first, with their detail parsed. */
-export function auditOf(ts: TeamServer, workspaceId: string) {
-  return ts.server.db
+export async function auditOf(ts: TeamServer, workspaceId: string) {
+  const { db } = ts.server;
+  const rows = await db.orm
     .select()
-    .from(auditEvents)
-    .all()
-    .filter((r) => r.workspaceId === workspaceId)
-    .map((r) => ({ ...r, detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null }));
+    .from(db.t.auditEvents)
+    .where(eq(db.t.auditEvents.workspaceId, workspaceId))
+    .orderBy(asc(db.t.auditEvents.id));
+  return rows.map((r) => ({
+    ...r,
+    detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
+  }));
 }

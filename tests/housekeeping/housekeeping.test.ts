@@ -28,12 +28,12 @@ afterAll(async () => {
 });
 
 const DAY = 24 * 3600 * 1000;
-const sql = (query: string, ...params: unknown[]) => server.db.$client.prepare(query).run(...params);
-const clientExists = (id: string) =>
-  server.db.$client.prepare('SELECT 1 FROM oauth_clients WHERE id = ?').get(id) !== undefined;
-const clientExpiry = (id: string) =>
+const sql = async (query: string, ...params: unknown[]) => await server.sql.run(query, ...params);
+const clientExists = async (id: string) =>
+  (await server.sql.get('SELECT 1 FROM oauth_clients WHERE id = ?', id)) !== undefined;
+const clientExpiry = async (id: string) =>
   (
-    server.db.$client.prepare('SELECT expires_at FROM oauth_clients WHERE id = ?').get(id) as {
+    (await server.sql.get('SELECT expires_at FROM oauth_clients WHERE id = ?', id)) as {
       expires_at: number;
     }
   ).expires_at;
@@ -46,19 +46,19 @@ describe('DCR client hygiene (DESIGN §4)', () => {
   it('DESIGN §4: a DCR client idle past its TTL with no grants is purged by purgeExpired', async () => {
     const id = await newClient();
     const fresh = await newClient();
-    sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
-    const counts = purgeExpired(server.db);
+    await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
+    const counts = await purgeExpired(server.db);
     expect(counts.clients).toBeGreaterThanOrEqual(1);
-    expect(clientExists(id)).toBe(false);
-    expect(clientExists(fresh)).toBe(true);
+    expect(await clientExists(id)).toBe(false);
+    expect(await clientExists(fresh)).toBe(true);
   });
 
   it('DESIGN §4: an idle DCR client with a live grant is never purged, and its tokens keep working', async () => {
     const id = await newClient();
     const g = await grantForClient(server, user, id);
-    sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
-    purgeExpired(server.db);
-    expect(clientExists(id)).toBe(true);
+    await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
+    await purgeExpired(server.db);
+    expect(await clientExists(id)).toBe(true);
     expect(await mcpStatus(server, g.accessToken)).toBe(200);
     const r = await tokenRequest(server, {
       grant_type: 'refresh_token',
@@ -72,15 +72,15 @@ describe('DCR client hygiene (DESIGN §4)', () => {
     const id = await newClient();
     const g = await grantForClient(server, user, id);
     const longAgo = Date.now() - 40 * DAY;
-    sql(
+    await sql(
       'UPDATE oauth_tokens SET expires_at = ? WHERE grant_id IN (SELECT id FROM oauth_grants WHERE client_id = ?)',
       longAgo,
       id,
     );
-    sql('UPDATE oauth_grants SET created_at = ? WHERE client_id = ?', longAgo, id);
-    sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
-    purgeExpired(server.db);
-    expect(clientExists(id)).toBe(false);
+    await sql('UPDATE oauth_grants SET created_at = ? WHERE client_id = ?', longAgo, id);
+    await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
+    await purgeExpired(server.db);
+    expect(await clientExists(id)).toBe(false);
     const r = await tokenRequest(server, {
       grant_type: 'refresh_token',
       refresh_token: g.refreshToken,
@@ -93,20 +93,20 @@ describe('DCR client hygiene (DESIGN §4)', () => {
   it('DESIGN §4: the TTL is refreshed on use at /token', async () => {
     const id = await newClient();
     const g = await grantForClient(server, user, id);
-    sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() + 1_000, id);
+    await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() + 1_000, id);
     await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: g.refreshToken, client_id: id });
-    expect(clientExpiry(id)).toBeGreaterThan(Date.now() + DCR_IDLE_TTL_MS - 60_000);
+    expect(await clientExpiry(id)).toBeGreaterThan(Date.now() + DCR_IDLE_TTL_MS - 60_000);
   });
 
   it('DESIGN §4: the TTL is refreshed on use at /authorize', async () => {
     const id = await newClient();
-    sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() + 1_000, id);
+    await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() + 1_000, id);
     const res = await browserGet(
       authorizeUrl(server, { clientId: id, challenge: pkce().challenge }),
       user.cookie,
     );
     expect(res.status).toBe(200);
-    expect(clientExpiry(id)).toBeGreaterThan(Date.now() + DCR_IDLE_TTL_MS - 60_000);
+    expect(await clientExpiry(id)).toBeGreaterThan(Date.now() + DCR_IDLE_TTL_MS - 60_000);
   });
 });
 
@@ -115,65 +115,64 @@ describe('expired rows (DESIGN §4, RFC 6749 §4.1.2)', () => {
     const id = await newClient();
     const recent = await authorizeCode(server, user, { clientId: id, challenge: pkce().challenge });
     const old = await authorizeCode(server, user, { clientId: id, challenge: pkce().challenge });
-    sql(
+    await sql(
       'UPDATE oauth_codes SET expires_at = ? WHERE code_hash = ?',
       Date.now() - 1_000,
       hashToken(recent.code),
     );
-    sql(
+    await sql(
       'UPDATE oauth_codes SET expires_at = ? WHERE code_hash = ?',
       Date.now() - 2 * DAY,
       hashToken(old.code),
     );
-    purgeExpired(server.db);
-    const has = (code: string) =>
-      server.db.$client.prepare('SELECT 1 FROM oauth_codes WHERE code_hash = ?').get(hashToken(code)) !==
-      undefined;
-    expect(has(recent.code)).toBe(true);
-    expect(has(old.code)).toBe(false);
+    await purgeExpired(server.db);
+    const has = async (code: string) =>
+      (await server.sql.get('SELECT 1 FROM oauth_codes WHERE code_hash = ?', hashToken(code))) !== undefined;
+    expect(await has(recent.code)).toBe(true);
+    expect(await has(old.code)).toBe(false);
   });
 
   it('DESIGN §4: tokens expired for over a day are purged; live ones are kept', async () => {
     const id = await newClient();
     const dead = await grantForClient(server, user, id);
     const live = await grantForClient(server, user, id);
-    sql(
+    await sql(
       'UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?',
       Date.now() - 2 * DAY,
       hashToken(dead.accessToken),
     );
-    purgeExpired(server.db);
-    const has = (t: string) =>
-      server.db.$client.prepare('SELECT 1 FROM oauth_tokens WHERE token_hash = ?').get(hashToken(t)) !==
-      undefined;
-    expect(has(dead.accessToken)).toBe(false);
-    expect(has(dead.refreshToken)).toBe(true);
-    expect(has(live.accessToken)).toBe(true);
+    await purgeExpired(server.db);
+    const has = async (t: string) =>
+      (await server.sql.get('SELECT 1 FROM oauth_tokens WHERE token_hash = ?', hashToken(t))) !== undefined;
+    expect(await has(dead.accessToken)).toBe(false);
+    expect(await has(dead.refreshToken)).toBe(true);
+    expect(await has(live.accessToken)).toBe(true);
   });
 
   it('DESIGN §4: expired sessions are purged', async () => {
     const other = await signedInUser(server);
-    sql('UPDATE sessions SET expires_at = ? WHERE user_id = ?', Date.now() - 1, other.userId);
-    const counts = purgeExpired(server.db);
+    await sql('UPDATE sessions SET expires_at = ? WHERE user_id = ?', Date.now() - 1, other.userId);
+    const counts = await purgeExpired(server.db);
     expect(counts.sessions).toBeGreaterThanOrEqual(1);
-    const left = server.db.$client
-      .prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?')
-      .get(other.userId) as {
+    const left = (await server.sql.get(
+      'SELECT count(*) AS n FROM sessions WHERE user_id = ?',
+      other.userId,
+    )) as {
       n: number;
     };
     expect(left.n).toBe(0);
   });
 
-  it('consent decisions are kept while their form could be posted again, then purged', () => {
+  it('consent decisions are kept while their form could be posted again, then purged', async () => {
     const now = Date.now();
     const insert = 'INSERT INTO oauth_decisions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)';
-    sql(insert, 'decision-expired', user.userId, now - 2 * DAY, now - DAY);
-    sql(insert, 'decision-live', user.userId, now, now + 15 * 60_000);
-    const counts = purgeExpired(server.db, now);
+    await sql(insert, 'decision-expired', user.userId, now - 2 * DAY, now - DAY);
+    await sql(insert, 'decision-live', user.userId, now, now + 15 * 60_000);
+    const counts = await purgeExpired(server.db, now);
     expect(counts.decisions).toBeGreaterThanOrEqual(1);
-    const ids = (
-      server.db.$client.prepare('SELECT id FROM oauth_decisions').all() as Array<{ id: string }>
-    ).map((r) => r.id);
+    const ids = ((await server.sql.all('SELECT id FROM oauth_decisions')) as Array<{ id: string }>).map(
+      (r) => r.id,
+    );
     expect(ids).toContain('decision-live');
     expect(ids).not.toContain('decision-expired');
   });

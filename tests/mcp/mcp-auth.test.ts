@@ -82,9 +82,7 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
 
   it('RFC 6750 §3.1: an expired token → 401 invalid_token', async () => {
     const g = await grantForClient(server, user, clientId);
-    server.db.$client
-      .prepare('UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?')
-      .run(Date.now() - 1, hashToken(g.accessToken));
+    (await server.sql.run('UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?', Date.now() - 1, hashToken(g.accessToken)));
     await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
   });
 
@@ -96,11 +94,7 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
 
   it('RFC 8707 §2 / MCP authorization (token audience): a token issued for another resource → 401 invalid_token', async () => {
     const g = await grantForClient(server, user, clientId);
-    server.db.$client
-      .prepare(
-        'UPDATE oauth_grants SET resource = ? WHERE id = (SELECT grant_id FROM oauth_tokens WHERE token_hash = ?)',
-      )
-      .run('https://other.example/mcp', hashToken(g.accessToken));
+    (await server.sql.run('UPDATE oauth_grants SET resource = ? WHERE id = (SELECT grant_id FROM oauth_tokens WHERE token_hash = ?)', 'https://other.example/mcp', hashToken(g.accessToken)));
     await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
   });
 
@@ -113,17 +107,13 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
     const member = await signedInUser(server);
     const g = await grantForClient(server, member, clientId);
     expect((await mcpPost(server, g.accessToken, INITIALIZE)).status).toBe(200);
-    server.db.$client
-      .prepare('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?')
-      .run(member.workspaceId, member.userId);
+    (await server.sql.run('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?', member.workspaceId, member.userId));
     await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
     // A membership that ended without its grants being revoked: the grant ends now, with the reason.
-    const grant = server.db.$client
-      .prepare('SELECT revoked_at, revoked_reason FROM oauth_grants WHERE user_id = ? AND client_id = ?')
-      .get(member.userId, clientId) as { revoked_at: number | null; revoked_reason: string | null };
+    const grant = (await server.sql.get('SELECT revoked_at, revoked_reason FROM oauth_grants WHERE user_id = ? AND client_id = ?', member.userId, clientId)) as { revoked_at: number | null; revoked_reason: string | null };
     expect(grant.revoked_at).not.toBeNull();
     expect(grant.revoked_reason).toBe('member_removed');
-    expect(accessRefusals(member.userId)).toEqual([
+    expect(await accessRefusals(member.userId)).toEqual([
       { status: 'refused', detail: '{"reason":"member_removed"}' },
     ]);
   });
@@ -131,11 +121,9 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
   it('Removed member: the app is refused with 401 saying why, and the refusal is an audit event with the reason (once a minute, however often it retries)', async () => {
     const owner = await signedInUser(server);
     const member = await signedInUser(server);
-    const teamId = ok(createTeam(server.db, owner.userId, 'Refusal Audit Team'));
-    server.db.$client
-      .prepare('INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)')
-      .run(teamId, member.userId, 'member', Date.now());
-    saveUpstreamCredential(server.db, server.secrets, {
+    const teamId = ok(await createTeam(server.db, owner.userId, 'Refusal Audit Team'));
+    (await server.sql.run('INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)', teamId, member.userId, 'member', Date.now()));
+    await saveUpstreamCredential(server.db, server.secrets, {
       workspaceId: teamId,
       linkedBy: owner.userId,
       token: 'team-upstream-token',
@@ -153,7 +141,7 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
     const access = tokens.body.access_token as string;
     expect((await mcpPost(server, access, INITIALIZE)).status).toBe(200);
 
-    ok(removeMember(server.db, teamId, owner.userId, member.userId));
+    ok(await removeMember(server.db, teamId, owner.userId, member.userId));
     for (let i = 0; i < 3; i++) {
       const res = await mcpPost(server, access, INITIALIZE);
       expect(res.status).toBe(401);
@@ -161,16 +149,14 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
         /no longer a member of the workspace this app was connected to/,
       );
     }
-    expect(accessRefusals(member.userId)).toEqual([
+    expect(await accessRefusals(member.userId)).toEqual([
       { status: 'refused', detail: '{"reason":"member_removed"}' },
     ]);
   });
 });
 
-function accessRefusals(userId: string) {
-  return server.db.$client
-    .prepare("SELECT status, detail FROM audit_events WHERE kind = 'access_refused' AND user_id = ?")
-    .all(userId);
+async function accessRefusals(userId: string) {
+  return (await server.sql.all("SELECT status, detail FROM audit_events WHERE kind = 'access_refused' AND user_id = ?", userId));
 }
 
 function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T {

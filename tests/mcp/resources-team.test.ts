@@ -30,7 +30,7 @@ beforeAll(async () => {
     .structuredContent.search_id;
   bob = await rawV2(ts.mcpUrl, t.bob.accessToken);
   admin = await rawV2(ts.mcpUrl, t.admin.accessToken);
-  ok(setTeamSettings(ts.server.db, t.id, t.admin.id, { membersReadTeamWork: false }));
+  ok(await setTeamSettings(ts.server.db, t.id, t.admin.id, { membersReadTeamWork: false }));
 });
 afterAll(async () => {
   await bob?.close();
@@ -56,7 +56,7 @@ describe('resources under the team policy', () => {
         /This team lets members read only their own/,
       );
     }
-    const refused = auditOf(ts, t.id).filter(
+    const refused = (await auditOf(ts, t.id)).filter(
       (r) => r.kind === 'tool_call' && r.userId === t.bob.id && r.status === 'refused',
     );
     expect(refused.at(-1)?.detail).toMatchObject({ reason: 'teammates_work', via: 'resource' });

@@ -1,6 +1,5 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oauthTokens } from '../../src/db/schema/index.js';
 import { registry } from '../../src/metrics/registry.js';
 import { waitingCalls } from '../../src/metrics/tools.js';
 import { FormClient } from '../helpers/forms.js';
@@ -90,11 +89,10 @@ describe('metric hooks', () => {
         });
       expect((await refresh(refreshToken)).status).toBe(200);
       // The rotated token comes back long after the grace window: theft, the family is revoked.
-      server.db
-        .update(oauthTokens)
+      await server.db
+        .orm.update(server.db.t.oauthTokens)
         .set({ rotatedAt: Date.now() - 3_600_000 })
-        .where(and(eq(oauthTokens.kind, 'refresh'), isNotNull(oauthTokens.rotatedAt)))
-        .run();
+        .where(and(eq(server.db.t.oauthTokens.kind, 'refresh'), isNotNull(server.db.t.oauthTokens.rotatedAt)));
       expect((await refresh(refreshToken)).status).toBe(400);
     }, series);
     expect(moved).toEqual([2, 1, 1, 1, 1, 1]);

@@ -1,18 +1,23 @@
-import { join } from 'node:path';
 import { Hono } from 'hono';
-import { afterAll, describe, expect, it } from 'vitest';
-import { closeDatabase, openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenStore } from '../../src/db/store/index.js';
 import { metricsRoutes } from '../../src/metrics/route.js';
+import { testEngine } from '../helpers/engine.js';
+import { openRawSql, type RawSql } from '../helpers/raw-sql.js';
+import { migratedTestStore, type TestStore } from '../helpers/stores.js';
 import { sample } from '../helpers/prometheus.js';
-import { tempDir } from '../helpers/temp.js';
 
-const dir = tempDir('sim-metrics-');
-const db = openDatabase(join(dir.path, 'metrics.db'));
-migrate(db);
-afterAll(() => {
-  closeDatabase(db);
-  dir.remove();
+let ctx: TestStore;
+let db: OpenStore;
+let raw: RawSql;
+beforeAll(async () => {
+  ctx = await migratedTestStore(testEngine());
+  db = ctx.store;
+  raw = openRawSql(ctx.location);
+});
+afterAll(async () => {
+  await raw.close();
+  await ctx.cleanup();
 });
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -108,12 +113,21 @@ describe('/metrics', () => {
 
   it('measures the database size at each scrape', async () => {
     const app = appWith(TOKEN);
-    const pageSize = db.$client.pragma('page_size', { simple: true }) as number;
     const first = sample(await scrape(app), 'database_size_bytes');
-    expect(first).toBe((db.$client.pragma('page_count', { simple: true }) as number) * pageSize);
-    db.$client.exec('CREATE TABLE IF NOT EXISTS filler (x BLOB)');
-    db.$client.prepare('INSERT INTO filler VALUES (?)').run(Buffer.alloc(256 * 1024));
+    expect(first).toBe(await databaseBytes());
+    await raw.run('CREATE TABLE filler (x text)');
+    await raw.run('INSERT INTO filler VALUES (?)', 'x'.repeat(256 * 1024));
     const second = sample(await scrape(app), 'database_size_bytes');
-    expect(second).toBeGreaterThanOrEqual(first + 256 * 1024);
+    expect(second).toBeGreaterThan(first);
+    expect(second).toBe(await databaseBytes());
   });
 });
+
+/** The engine's own figure: SQLite pages × page size, PostgreSQL pg_database_size. */
+async function databaseBytes(): Promise<number> {
+  const row =
+    db.engine === 'sqlite'
+      ? await raw.get<{ n: number }>('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()')
+      : await raw.get<{ n: number }>('SELECT pg_database_size(current_database()) AS n');
+  return Number(row?.n);
+}

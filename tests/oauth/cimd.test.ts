@@ -92,15 +92,15 @@ afterAll(async () => {
   await prod?.close();
 });
 
-function storedClient(server: TestServer, clientId: string) {
-  return server.db.$client.prepare('SELECT * FROM oauth_clients WHERE id = ?').get(clientId) as
+async function storedClient(server: TestServer, clientId: string) {
+  return (await server.sql.get('SELECT * FROM oauth_clients WHERE id = ?', clientId)) as
     | { expires_at: number; kind: string }
     | undefined;
 }
 
-function codesFor(server: TestServer, clientId: string): number {
+async function codesFor(server: TestServer, clientId: string): Promise<number> {
   return (
-    server.db.$client.prepare('SELECT count(*) AS n FROM oauth_codes WHERE client_id = ?').get(clientId) as {
+    (await server.sql.get('SELECT count(*) AS n FROM oauth_codes WHERE client_id = ?', clientId)) as {
       n: number;
     }
   ).n;
@@ -121,8 +121,8 @@ async function expectRefused(
   const html = await res.text();
   expect(html).toContain('This app cannot connect');
   expect(html).toMatch(reason);
-  expect(storedClient(server, clientId)).toBeUndefined();
-  expect(codesFor(server, clientId)).toBe(0);
+  expect(await storedClient(server, clientId)).toBeUndefined();
+  expect(await codesFor(server, clientId)).toBe(0);
 }
 
 describe('a metadata document client, end to end (CIMD draft §3–§4)', () => {
@@ -149,7 +149,7 @@ describe('a metadata document client, end to end (CIMD draft §3–§4)', () => 
     });
     expect(tokens.status).toBe(200);
     expect(await mcpStatus(dev, tokens.body.access_token as string)).toBe(200);
-    expect(storedClient(dev, clientId)?.kind).toBe('cimd');
+    expect((await storedClient(dev, clientId))?.kind).toBe('cimd');
     // The token endpoint uses the stored copy: the client's site being down does not break refreshes.
     serve('/client.json', (res) => {
       res.writeHead(500);
@@ -171,13 +171,11 @@ describe('a metadata document client, end to end (CIMD draft §3–§4)', () => 
       expect(res.status).toBe(200);
     }
     expect(hits.get('/cached.json')).toBe(1);
-    const row = storedClient(dev, clientId);
+    const row = await storedClient(dev, clientId);
     expect((row?.expires_at ?? 0) - Date.now()).toBeGreaterThan(590_000);
     expect((row?.expires_at ?? 0) - Date.now()).toBeLessThanOrEqual(600_000);
     // Once the cached copy is stale, the next authorize fetches it again.
-    dev.db.$client
-      .prepare('UPDATE oauth_clients SET expires_at = ? WHERE id = ?')
-      .run(Date.now() - 1, clientId);
+    (await dev.sql.run('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, clientId));
     const again = await browserGet(authorizeUrl(dev, { clientId, challenge: pkce().challenge }), user.cookie);
     expect(again.status).toBe(200);
     expect(hits.get('/cached.json')).toBe(2);
@@ -262,9 +260,7 @@ describe('documents that are refused, with a clear page and nothing issued (CIMD
     );
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Allow');
-    const row = dev.db.$client
-      .prepare('SELECT client_uri FROM oauth_clients WHERE id = ?')
-      .get(url('/cosmetic.json')) as { client_uri: string | null };
+    const row = (await dev.sql.get('SELECT client_uri FROM oauth_clients WHERE id = ?', url('/cosmetic.json'))) as { client_uri: string | null };
     expect(row.client_uri).toBeNull();
   });
 
@@ -374,7 +370,7 @@ describe('SSRF guard (CIMD draft §8, RFC 9700 §4.x)', () => {
       const res = await browserGet(authorizeUrl(dev, { clientId, challenge: pkce().challenge }), user.cookie);
       expect(res.status, path).toBe(400);
       expect(hits.get('/dots.json'), path).toBe(0);
-      expect(storedClient(dev, clientId)).toBeUndefined();
+      expect(await storedClient(dev, clientId)).toBeUndefined();
     }
   });
 

@@ -36,10 +36,8 @@ async function newApp(): Promise<{ clientId: string; name: string }> {
   return { clientId: client_id, name };
 }
 
-function liveGrants(clientId: string): Array<{ id: string; scopes: string }> {
-  return server.db.$client
-    .prepare('SELECT id, scopes FROM oauth_grants WHERE client_id = ? AND user_id = ? AND revoked_at IS NULL')
-    .all(clientId, user.userId) as Array<{ id: string; scopes: string }>;
+async function liveGrants(clientId: string): Promise<Array<{ id: string; scopes: string }>> {
+  return (await server.sql.all('SELECT id, scopes FROM oauth_grants WHERE client_id = ? AND user_id = ? AND revoked_at IS NULL', clientId, user.userId)) as Array<{ id: string; scopes: string }>;
 }
 
 /** How many rows the person's "Connected apps" page shows for the app. */
@@ -61,7 +59,7 @@ describe('One connected-app row per (person, client, workspace)', () => {
   it('re-authorizing the same app renews its one grant: the connected-apps page lists it once', async () => {
     const app = await newApp();
     for (let i = 0; i < 3; i++) await grantForClient(server, user, app.clientId);
-    expect(liveGrants(app.clientId)).toHaveLength(1);
+    expect(await liveGrants(app.clientId)).toHaveLength(1);
     expect(await rowsOnAppsPage(app.name)).toBe(1);
   });
 
@@ -81,7 +79,7 @@ describe('One connected-app row per (person, client, workspace)', () => {
     // Another device of the same app asks for less (consent is remembered, no page): nothing narrows.
     const narrow = await grantForClient(server, user, app.clientId, { scope: 'searches:read' });
     expect(narrow.scope).toBe('searches:read');
-    expect(liveGrants(app.clientId).map((g) => g.scopes)).toEqual([
+    expect((await liveGrants(app.clientId)).map((g) => g.scopes)).toEqual([
       'searches:read searches:write agent:read agent:write account:read account:write',
     ]);
     const refreshed = await refresh(app.clientId, full.refreshToken);
@@ -105,11 +103,9 @@ describe('One connected-app row per (person, client, workspace)', () => {
       codes.map(({ code, verifier }) => exchangeCode(server, { clientId: app.clientId, code, verifier })),
     );
     expect(exchanged.map((r) => r.status)).toEqual(Array(6).fill(200));
-    const [grant] = liveGrants(app.clientId);
-    expect(liveGrants(app.clientId)).toHaveLength(1);
-    const families = server.db.$client
-      .prepare('SELECT count(DISTINCT family_id) AS n FROM oauth_tokens WHERE grant_id = ?')
-      .get(grant?.id) as { n: number };
+    const [grant] = await liveGrants(app.clientId);
+    expect(await liveGrants(app.clientId)).toHaveLength(1);
+    const families = (await server.sql.get('SELECT count(DISTINCT family_id) AS n FROM oauth_tokens WHERE grant_id = ?', grant?.id)) as { n: number };
     expect(families.n).toBe(7);
   });
 
@@ -122,14 +118,14 @@ describe('One connected-app row per (person, client, workspace)', () => {
     ).toBe(200);
     expect(await mcpStatus(server, laptop.accessToken)).toBe(401);
     expect(await mcpStatus(server, desktop.accessToken)).toBe(200);
-    expect(liveGrants(app.clientId)).toHaveLength(1);
+    expect(await liveGrants(app.clientId)).toHaveLength(1);
     expect(await rowsOnAppsPage(app.name)).toBe(1);
 
     expect(
       (await revokeRequest(server, { token: desktop.refreshToken, client_id: app.clientId })).status,
     ).toBe(200);
     expect(await mcpStatus(server, desktop.accessToken)).toBe(401);
-    expect(liveGrants(app.clientId)).toHaveLength(0);
+    expect(await liveGrants(app.clientId)).toHaveLength(0);
     expect(await rowsOnAppsPage(app.name)).toBe(0);
   });
 
@@ -144,7 +140,7 @@ describe('One connected-app row per (person, client, workspace)', () => {
     expect(replay.body.error).toBe('invalid_grant');
     expect(await mcpStatus(server, first.body.access_token as string)).toBe(401);
     expect(await mcpStatus(server, other.accessToken)).toBe(200);
-    expect(liveGrants(app.clientId)).toHaveLength(1);
+    expect(await liveGrants(app.clientId)).toHaveLength(1);
   });
 
   it('revoking the connected app (its page) ends every device', async () => {
@@ -153,7 +149,7 @@ describe('One connected-app row per (person, client, workspace)', () => {
       await grantForClient(server, user, app.clientId),
       await grantForClient(server, user, app.clientId),
     ];
-    const [grant] = liveGrants(app.clientId);
+    const [grant] = await liveGrants(app.clientId);
     const page = await fetch(`${server.url}/account/apps`, { headers: { cookie: user.cookie } });
     const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
     const res = await fetch(`${server.url}/account/apps/revoke`, {
@@ -169,6 +165,6 @@ describe('One connected-app row per (person, client, workspace)', () => {
     });
     expect(res.status).toBe(303);
     for (const device of devices) expect(await mcpStatus(server, device.accessToken)).toBe(401);
-    expect(liveGrants(app.clientId)).toHaveLength(0);
+    expect(await liveGrants(app.clientId)).toHaveLength(0);
   });
 });

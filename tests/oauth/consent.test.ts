@@ -31,42 +31,51 @@ afterAll(async () => {
   await server?.close();
 });
 
-function codeCount(clientId: string): number {
-  const row = server.db.$client
-    .prepare('SELECT count(*) AS n FROM oauth_codes WHERE client_id = ?')
-    .get(clientId) as {
+async function codeCount(clientId: string): Promise<number> {
+  const row = (await server.sql.get(
+    'SELECT count(*) AS n FROM oauth_codes WHERE client_id = ?',
+    clientId,
+  )) as {
     n: number;
   };
   return row.n;
 }
 
-function consentCount(userId: string, clientId: string): number {
-  const row = server.db.$client
-    .prepare('SELECT count(*) AS n FROM consents WHERE user_id = ? AND client_id = ?')
-    .get(userId, clientId) as { n: number };
+async function consentCount(userId: string, clientId: string): Promise<number> {
+  const row = (await server.sql.get(
+    'SELECT count(*) AS n FROM consents WHERE user_id = ? AND client_id = ?',
+    userId,
+    clientId,
+  )) as { n: number };
   return row.n;
 }
 
 /** A team workspace with its own credential, the user a member of it. */
-function addTeamWorkspace(member: SignedInUser, name: string): string {
+async function addTeamWorkspace(member: SignedInUser, name: string): Promise<string> {
   const id = crypto.randomUUID();
   const now = Date.now();
-  const db = server.db.$client;
-  db.prepare('INSERT INTO workspaces (id, name, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
+  await server.sql.run(
+    'INSERT INTO workspaces (id, name, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
     id,
     name,
     'team',
     now,
     now,
   );
-  db.prepare(
+  await server.sql.run(
     'INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)',
-  ).run(id, member.userId, 'owner', now);
-  db.prepare(
+    id,
+    member.userId,
+    'owner',
+    now,
+  );
+  await server.sql.run(
     `INSERT INTO upstream_credentials (workspace_id, token_ciphertext, key_id, token_last4, upstream_user_id, linked_by, verified_at, created_at, updated_at)
      SELECT ?, token_ciphertext, key_id, token_last4, upstream_user_id, linked_by, verified_at, created_at, updated_at
      FROM upstream_credentials WHERE workspace_id = ?`,
-  ).run(id, member.workspaceId);
+    id,
+    member.workspaceId,
+  );
   return id;
 }
 
@@ -243,8 +252,8 @@ describe('the decision (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207)', () => {
     expect(params.get('state')).toBe('state-123');
     expect(params.get('iss')).toBe(server.config.publicUrl);
     expect(params.get('code')).toBeNull();
-    expect(codeCount(c.client_id)).toBe(0);
-    expect(consentCount(user.userId, c.client_id)).toBe(0);
+    expect(await codeCount(c.client_id)).toBe(0);
+    expect(await consentCount(user.userId, c.client_id)).toBe(0);
   });
 
   it('DESIGN §4: a workspace the user does not belong to is refused, nothing issued', async () => {
@@ -256,7 +265,7 @@ describe('the decision (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207)', () => {
     );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
-    expect(codeCount(opened.client.client_id)).toBe(0);
+    expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 });
 
@@ -311,7 +320,7 @@ describe('remembered consent per (user, client, workspace) (DESIGN §4)', () => 
 
   it('DESIGN §4: consent is per workspace: the remembered code is for the workspace chosen', async () => {
     const member = await signedInUser(server);
-    const team = addTeamWorkspace(member, 'Team Rocket');
+    const team = await addTeamWorkspace(member, 'Team Rocket');
     const c = await registerClient(server, {}, freshAddress());
     const first = await consent(
       server,
@@ -326,12 +335,13 @@ describe('remembered consent per (user, client, workspace) (DESIGN §4)', () => 
     const again = await authorizeCode(server, member, { clientId: c.client_id, challenge: p.challenge });
     expect(again.consentShown).toBe(false);
     await exchangeCode(server, { clientId: c.client_id, code: again.code, verifier: p.verifier });
-    const grant = server.db.$client
-      .prepare('SELECT workspace_id FROM oauth_grants WHERE client_id = ? ORDER BY created_at DESC LIMIT 1')
-      .get(c.client_id) as { workspace_id: string };
+    const grant = (await server.sql.get(
+      'SELECT workspace_id FROM oauth_grants WHERE client_id = ? ORDER BY created_at DESC LIMIT 1',
+      c.client_id,
+    )) as { workspace_id: string };
     expect(grant.workspace_id).toBe(team);
     // Without the team's credentials the remembered consent no longer applies: asked again.
-    server.db.$client.prepare('DELETE FROM upstream_credentials WHERE workspace_id = ?').run(team);
+    await server.sql.run('DELETE FROM upstream_credentials WHERE workspace_id = ?', team);
     const res = await browserGet(
       authorizeUrl(server, { clientId: c.client_id, challenge: pkce().challenge }),
       member.cookie,
@@ -406,7 +416,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
-    expect(codeCount(opened.client.client_id)).toBe(0);
+    expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 
   it('RFC 6749 §10.12: a request signed with another key → refused', async () => {
@@ -420,7 +430,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
       { cookie: user.cookie },
     );
     expect(res.status).toBe(400);
-    expect(codeCount(opened.client.client_id)).toBe(0);
+    expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 
   it('DESIGN §4: an expired request → refused', async () => {
@@ -447,7 +457,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
       { cookie: user.cookie },
     );
     expect(refused.status).toBe(400);
-    expect(codeCount(opened.client.client_id)).toBe(0);
+    expect(await codeCount(opened.client.client_id)).toBe(0);
     const accepted = await postDecision(
       {
         csrf: opened.csrf,
@@ -459,7 +469,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
       { cookie: user.cookie },
     );
     expect(accepted.status).toBe(303);
-    expect(codeCount(opened.client.client_id)).toBe(1);
+    expect(await codeCount(opened.client.client_id)).toBe(1);
   });
 
   it('DESIGN §4 (CSRF): a missing csrf field → 403, nothing issued', async () => {
@@ -470,7 +480,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     );
     expect(res.status).toBe(403);
     expect(res.headers.get('location')).toBeNull();
-    expect(codeCount(opened.client.client_id)).toBe(0);
+    expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 
   it('DESIGN §4 (CSRF): a wrong csrf field → 403, nothing issued', async () => {
@@ -481,7 +491,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
       { cookie: user.cookie },
     );
     expect(res.status).toBe(403);
-    expect(codeCount(opened.client.client_id)).toBe(0);
+    expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 
   it('DESIGN §4 (CSRF): a cross-site POST (foreign Origin) → 403, nothing issued', async () => {
@@ -492,7 +502,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     );
     expect(res.status).toBe(403);
     expect(res.headers.get('location')).toBeNull();
-    expect(codeCount(opened.client.client_id)).toBe(0);
+    expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 
   it('DESIGN §4: a request signed for another user → refused, nothing issued', async () => {
@@ -512,7 +522,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     );
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
-    expect(codeCount(victimPage.client.client_id)).toBe(0);
+    expect(await codeCount(victimPage.client.client_id)).toBe(0);
   });
 
   it('DESIGN §4: a signed-out decision → refused, nothing issued', async () => {
@@ -525,7 +535,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     });
     expect([400, 403]).toContain(res.status);
     expect(res.headers.get('location')).toBeNull();
-    expect(codeCount(opened.client.client_id)).toBe(0);
+    expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 });
 
@@ -548,7 +558,7 @@ describe('Consent form replay: one-use id, one code', () => {
     const opened = await openConsent(user);
     const answers = [await repost(opened), await repost(opened), await repost(opened)];
     expect(answers.map((r) => r.status)).toEqual([303, 303, 303]);
-    expect(codeCount(opened.client.client_id)).toBe(1);
+    expect(await codeCount(opened.client.client_id)).toBe(1);
     const locations = new Set(answers.map((r) => r.headers.get('location')));
     expect(locations.size).toBe(1);
     const code = callbackParams(answers[0] as Response).get('code') as string;
@@ -565,7 +575,7 @@ describe('Consent form replay: one-use id, one code', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => repost(opened)));
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(303));
     expect(new Set(answers.map((r) => r.headers.get('location'))).size).toBe(1);
-    expect(codeCount(opened.client.client_id)).toBe(1);
+    expect(await codeCount(opened.client.client_id)).toBe(1);
   });
 
   it('a Deny posted again answers the same refusal; an Allow posted after it changes nothing', async () => {
@@ -576,25 +586,25 @@ describe('Consent form replay: one-use id, one code', () => {
     expect(again.headers.get('location')).toBe(denied.headers.get('location'));
     expect(allowAfter.headers.get('location')).toBe(denied.headers.get('location'));
     expect(callbackParams(denied).get('error')).toBe('access_denied');
-    expect(codeCount(opened.client.client_id)).toBe(0);
+    expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 
   it('once the code’s minute is over, the form posted again is told it was already answered', async () => {
     const opened = await openConsent(user);
     expect((await repost(opened)).status).toBe(303);
-    server.db.$client.prepare('UPDATE oauth_decisions SET created_at = created_at - 61000').run();
+    await server.sql.run('UPDATE oauth_decisions SET created_at = created_at - 61000');
     const late = await repost(opened);
     expect(late.status).toBe(400);
     expect(late.headers.get('location')).toBeNull();
     expect(await late.text()).toMatch(/already answered/);
-    expect(codeCount(opened.client.client_id)).toBe(1);
+    expect(await codeCount(opened.client.client_id)).toBe(1);
   });
 
   it('the stored answer (it holds the code) is sealed, never in plain text', async () => {
     const opened = await openConsent(user);
     const res = await repost(opened);
     const code = callbackParams(res).get('code') as string;
-    const rows = server.db.$client.prepare('SELECT answer_sealed FROM oauth_decisions').all() as Array<{
+    const rows = (await server.sql.all('SELECT answer_sealed FROM oauth_decisions')) as Array<{
       answer_sealed: string;
     }>;
     expect(rows.length).toBeGreaterThan(0);
@@ -623,9 +633,11 @@ describe('Choosing permissions on the consent page', () => {
     const code = callbackParams(decision as Response).get('code') as string;
     const tokens = await exchangeCode(server, { clientId: c.client_id, code, verifier: p.verifier });
     expect(tokens.body.scope).toBe('searches:read agent:read');
-    const remembered = server.db.$client
-      .prepare('SELECT scopes FROM consents WHERE user_id = ? AND client_id = ?')
-      .get(user.userId, c.client_id) as { scopes: string };
+    const remembered = (await server.sql.get(
+      'SELECT scopes FROM consents WHERE user_id = ? AND client_id = ?',
+      user.userId,
+      c.client_id,
+    )) as { scopes: string };
     expect(remembered.scopes).toBe('searches:read agent:read');
     // Asking again for all six is a new question: the page is shown.
     const again = await browserGet(
@@ -645,7 +657,7 @@ describe('Choosing permissions on the consent page', () => {
     const html = await empty.text();
     expect(html).toMatch(/Tick at least one permission/);
     expect(hiddenField(html, 'request')).toBe(opened.request);
-    expect(codeCount(opened.client.client_id)).toBe(0);
+    expect(await codeCount(opened.client.client_id)).toBe(0);
     const ticked = await postDecision(
       {
         csrf: opened.csrf,
@@ -657,7 +669,7 @@ describe('Choosing permissions on the consent page', () => {
       { cookie: user.cookie },
     );
     expect(ticked.status).toBe(303);
-    expect(codeCount(opened.client.client_id)).toBe(1);
+    expect(await codeCount(opened.client.client_id)).toBe(1);
   });
 
   it('a re-authorization asking for more lists every permission ticked and marks the ones not allowed before', async () => {
@@ -683,10 +695,14 @@ describe('Choosing permissions on the consent page', () => {
 
   it('says which requested permissions a team role leaves out, and that a team admin can grant them', async () => {
     const member = await signedInUser(server);
-    const team = addTeamWorkspace(member, 'Read Only Team');
-    server.db.$client
-      .prepare('UPDATE workspace_members SET role = ?, max_scopes = ? WHERE workspace_id = ? AND user_id = ?')
-      .run('member', 'searches:read agent:read', team, member.userId);
+    const team = await addTeamWorkspace(member, 'Read Only Team');
+    await server.sql.run(
+      'UPDATE workspace_members SET role = ?, max_scopes = ? WHERE workspace_id = ? AND user_id = ?',
+      'member',
+      'searches:read agent:read',
+      team,
+      member.userId,
+    );
     const { html } = await openConsent(member);
     expect(html).toMatch(/In Read Only Team, your team role does not include:/);
     expect(html).toContain(SCOPE_DESCRIPTIONS['searches:write']);

@@ -42,8 +42,8 @@ async function register(
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 }
 
-function clientRow(clientId: string) {
-  return server.db.$client.prepare('SELECT * FROM oauth_clients WHERE id = ?').get(clientId) as
+async function clientRow(clientId: string) {
+  return (await server.sql.get('SELECT * FROM oauth_clients WHERE id = ?', clientId)) as
     | Record<string, unknown>
     | undefined;
 }
@@ -57,7 +57,7 @@ describe('dynamic client registration (RFC 7591)', () => {
     expect(res.body.token_endpoint_auth_method).toBe('none');
     expect(res.body.redirect_uris).toEqual(['http://localhost:3000/callback']);
     expect(res.headers.get('cache-control')).toContain('no-store');
-    expect(clientRow(res.body.client_id as string)?.secret_hash).toBeNull();
+    expect((await clientRow(res.body.client_id as string))?.secret_hash).toBeNull();
   });
 
   it('RFC 7591 §2: a client that names no auth method is confidential (client_secret_basic) and gets a secret', async () => {
@@ -78,7 +78,7 @@ describe('dynamic client registration (RFC 7591)', () => {
   it('RFC 7591 §3.2.1 / DESIGN §3: the secret is stored only as its hash and returned only once', async () => {
     const res = await register({ token_endpoint_auth_method: 'client_secret_basic' });
     const secret = res.body.client_secret as string;
-    const row = clientRow(res.body.client_id as string);
+    const row = await clientRow(res.body.client_id as string);
     expect(row?.secret_hash).toBe(hashToken(secret));
     expect(JSON.stringify(row)).not.toContain(secret);
     // No endpoint reads a registration back (RFC 7592 is not implemented), so nothing repeats it.
@@ -103,7 +103,7 @@ describe('application_type (OpenID DCR §2, DESIGN §4)', () => {
     const res = await register({ application_type: 'web', redirect_uris: ['http://127.0.0.1/cb'] });
     expect(res.status).toBe(201);
     expect(res.body.application_type).toBe('web');
-    expect(clientRow(res.body.client_id as string)?.application_type).toBe('web');
+    expect((await clientRow(res.body.client_id as string))?.application_type).toBe('web');
   });
 
   it('DESIGN §4: inferred native for loopback-only redirects', async () => {
@@ -260,7 +260,7 @@ describe('malformed registrations (RFC 7591 §3.2.2)', () => {
     expect(res.body).not.toHaveProperty('logo_uri');
     expect(res.body).not.toHaveProperty('tos_uri');
     expect(res.body.policy_uri).toBe('https://app.example.com/privacy');
-    const row = clientRow(res.body.client_id as string);
+    const row = await clientRow(res.body.client_id as string);
     expect(row?.client_uri).toBeNull();
     expect(row?.logo_uri).toBeNull();
     expect(JSON.parse(row?.metadata as string)).not.toHaveProperty('client_uri');
@@ -273,7 +273,7 @@ describe('malformed registrations (RFC 7591 §3.2.2)', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.client_uri).toBe('https://app.example.com');
-    expect(clientRow(res.body.client_id as string)?.logo_uri).toBe('https://app.example.com/logo.png');
+    expect((await clientRow(res.body.client_id as string))?.logo_uri).toBe('https://app.example.com/logo.png');
   });
 
   it('RFC 7591 §2: unknown metadata members are ignored, not refused', async () => {
@@ -313,7 +313,7 @@ describe('DCR hygiene (DESIGN §4)', () => {
 
   it('DESIGN §4: a client deleted by housekeeping is unknown at the token endpoint → 401 invalid_client', async () => {
     const res = await register({});
-    server.db.$client.prepare('DELETE FROM oauth_clients WHERE id = ?').run(res.body.client_id);
+    (await server.sql.run('DELETE FROM oauth_clients WHERE id = ?', res.body.client_id));
     const token = await tokenRequest(server, {
       grant_type: 'refresh_token',
       refresh_token: 'sim_rt_whatever',

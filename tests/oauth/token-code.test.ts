@@ -41,8 +41,8 @@ async function freshCode(options: { scope?: string; client?: string } = {}) {
   return { code, verifier: p.verifier };
 }
 
-function grantCount(): number {
-  return (server.db.$client.prepare('SELECT count(*) AS n FROM oauth_grants').get() as { n: number }).n;
+async function grantCount(): Promise<number> {
+  return ((await server.sql.get('SELECT count(*) AS n FROM oauth_grants')) as { n: number }).n;
 }
 
 function expectNoStore(headers: Headers) {
@@ -86,9 +86,7 @@ describe('authorization_code exchange (RFC 6749 §4.1.3, OAuth 2.1 §4.1.3)', ()
     const { code, verifier } = await freshCode({ scope: 'agent:read account:read' });
     const res = await exchangeCode(server, { clientId, code, verifier });
     expect(res.body.scope).toBe('agent:read account:read');
-    const row = server.db.$client
-      .prepare('SELECT scopes FROM oauth_tokens WHERE token_hash = ?')
-      .get(hashToken(res.body.access_token as string)) as { scopes: string };
+    const row = (await server.sql.get('SELECT scopes FROM oauth_tokens WHERE token_hash = ?', hashToken(res.body.access_token as string))) as { scopes: string };
     expect(row.scopes).toBe('agent:read account:read');
   });
 });
@@ -115,18 +113,14 @@ describe('the code is single-use, short-lived and bound (RFC 6749 §4.1.2, §10.
 
   it('DESIGN §4: a code older than 60 s → invalid_grant, nothing issued', async () => {
     const { code, verifier } = await freshCode();
-    const row = server.db.$client
-      .prepare('SELECT created_at, expires_at FROM oauth_codes WHERE code_hash = ?')
-      .get(hashToken(code)) as { created_at: number; expires_at: number };
+    const row = (await server.sql.get('SELECT created_at, expires_at FROM oauth_codes WHERE code_hash = ?', hashToken(code))) as { created_at: number; expires_at: number };
     expect(row.expires_at - row.created_at).toBeLessThanOrEqual(60_000);
-    server.db.$client
-      .prepare('UPDATE oauth_codes SET expires_at = ? WHERE code_hash = ?')
-      .run(Date.now() - 1, hashToken(code));
-    const before = grantCount();
+    (await server.sql.run('UPDATE oauth_codes SET expires_at = ? WHERE code_hash = ?', Date.now() - 1, hashToken(code)));
+    const before = await grantCount();
     const res = await exchangeCode(server, { clientId, code, verifier });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
-    expect(grantCount()).toBe(before);
+    expect(await grantCount()).toBe(before);
   });
 
   it('RFC 6749 §4.1.3: a code issued to another client → invalid_grant', async () => {
@@ -160,7 +154,7 @@ describe('the code is single-use, short-lived and bound (RFC 6749 §4.1.2, §10.
 
   it('A wrong code_verifier burns the code: the right verifier afterwards is refused, nothing issued', async () => {
     const { code, verifier } = await freshCode();
-    const before = grantCount();
+    const before = await grantCount();
     const wrong = await exchangeCode(server, { clientId, code, verifier: pkce().verifier });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toBe('invalid_grant');
@@ -168,10 +162,8 @@ describe('the code is single-use, short-lived and bound (RFC 6749 §4.1.2, §10.
     expect(right.status).toBe(400);
     expect(right.body.error).toBe('invalid_grant');
     expect(right.body).not.toHaveProperty('access_token');
-    expect(grantCount()).toBe(before);
-    const row = server.db.$client
-      .prepare('SELECT used_at, grant_id FROM oauth_codes WHERE code_hash = ?')
-      .get(hashToken(code)) as { used_at: number | null; grant_id: string | null };
+    expect(await grantCount()).toBe(before);
+    const row = (await server.sql.get('SELECT used_at, grant_id FROM oauth_codes WHERE code_hash = ?', hashToken(code))) as { used_at: number | null; grant_id: string | null };
     expect(row.used_at).not.toBeNull();
     expect(row.grant_id).toBeNull();
   });

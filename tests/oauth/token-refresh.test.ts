@@ -34,10 +34,8 @@ function refresh(refreshToken: string, extra: Record<string, string> = {}, clien
   });
 }
 
-function tokenRow(token: string) {
-  return server.db.$client
-    .prepare('SELECT * FROM oauth_tokens WHERE token_hash = ?')
-    .get(hashToken(token)) as {
+async function tokenRow(token: string) {
+  return (await server.sql.get('SELECT * FROM oauth_tokens WHERE token_hash = ?', hashToken(token))) as {
     scopes: string | null;
     created_at: number;
     expires_at: number;
@@ -58,7 +56,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     expect(r2.status).toBe(200);
     expect(r2.body.refresh_token).not.toBe(r1.body.refresh_token);
     expect(await mcpStatus(server, r2.body.access_token as string)).toBe(200);
-    expect(tokenRow(g.refreshToken).rotated_at).not.toBeNull();
+    expect((await tokenRow(g.refreshToken)).rotated_at).not.toBeNull();
   });
 
   it('RFC 6749 §5.1: a refresh response has Cache-Control: no-store', async () => {
@@ -71,7 +69,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     const g = await grantForClient(server, user, clientId);
     const r = await refresh(g.refreshToken);
     expect(r.body.expires_in).toBe(3600);
-    const row = tokenRow(r.body.access_token as string);
+    const row = await tokenRow(r.body.access_token as string);
     expect(row.expires_at - row.created_at).toBe(3600_000);
   });
 
@@ -92,9 +90,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     const g = await grantForClient(server, user, clientId);
     const next = await refresh(g.refreshToken);
     expect(next.status).toBe(200);
-    server.db.$client
-      .prepare('UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?')
-      .run(Date.now() - REFRESH_GRACE_MS - 1_000, hashToken(g.refreshToken));
+    (await server.sql.run('UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?', Date.now() - REFRESH_GRACE_MS - 1_000, hashToken(g.refreshToken)));
     const reuse = await refresh(g.refreshToken);
     expect(reuse.status).toBe(400);
     expect(reuse.body.error).toBe('invalid_grant');
@@ -110,9 +106,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     const victim = await grantForClient(server, user, clientId);
     const bystander = await grantForClient(server, user, clientId);
     await refresh(victim.refreshToken);
-    server.db.$client
-      .prepare('UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?')
-      .run(Date.now() - REFRESH_GRACE_MS - 1_000, hashToken(victim.refreshToken));
+    (await server.sql.run('UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?', Date.now() - REFRESH_GRACE_MS - 1_000, hashToken(victim.refreshToken)));
     expect((await refresh(victim.refreshToken)).status).toBe(400);
     expect(await mcpStatus(server, bystander.accessToken)).toBe(200);
     expect((await refresh(bystander.refreshToken)).status).toBe(200);
@@ -141,11 +135,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 400, 400, 400, 400, 400, 400, 400, 400]);
     for (const r of results.filter((r) => r.status === 400)) expect(r.body.error).toBe('invalid_grant');
-    const minted = server.db.$client
-      .prepare(
-        "SELECT count(*) AS n FROM oauth_tokens WHERE family_id = (SELECT family_id FROM oauth_tokens WHERE token_hash = ?) AND kind = 'refresh'",
-      )
-      .get(hashToken(g.refreshToken)) as { n: number };
+    const minted = (await server.sql.get("SELECT count(*) AS n FROM oauth_tokens WHERE family_id = (SELECT family_id FROM oauth_tokens WHERE token_hash = ?) AND kind = 'refresh'", hashToken(g.refreshToken))) as { n: number };
     expect(minted.n).toBe(3);
   });
 });
@@ -166,10 +156,10 @@ describe('refresh scope (RFC 6749 §6)', () => {
     const narrow = await refresh(g.refreshToken, { scope: 'searches:read agent:read' });
     expect(narrow.status).toBe(200);
     expect(narrow.body.scope).toBe('searches:read agent:read');
-    expect(tokenRow(narrow.body.access_token as string).scopes).toBe('searches:read agent:read');
+    expect((await tokenRow(narrow.body.access_token as string)).scopes).toBe('searches:read agent:read');
     // What /mcp sees for that token: only the narrower scopes.
     const { verifyAccessToken } = await import('../../src/mcp/authenticate.js');
-    const verified = verifyAccessToken(
+    const verified = await verifyAccessToken(
       server.db,
       server.secrets,
       server.config,
@@ -210,9 +200,7 @@ describe('invalid refresh requests (RFC 6749 §5.2, §6)', () => {
 
   it('RFC 6749 §6: an expired refresh token → invalid_grant', async () => {
     const g = await grantForClient(server, user, clientId);
-    server.db.$client
-      .prepare('UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?')
-      .run(Date.now() - 1, hashToken(g.refreshToken));
+    (await server.sql.run('UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?', Date.now() - 1, hashToken(g.refreshToken)));
     const res = await refresh(g.refreshToken);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');

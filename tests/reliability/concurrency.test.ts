@@ -66,7 +66,7 @@ async function newCode(): Promise<{ code: string; verifier: string }> {
   });
   if (!created.ok) throw new Error(created.reason);
   const { verifier, challenge } = pkce();
-  const code = createAuthorizationCode(db, {
+  const code = await createAuthorizationCode(db, {
     clientId,
     userId: created.user.id,
     workspaceId: created.personalWorkspaceId,
@@ -124,7 +124,7 @@ describe(`${N} concurrent requests across two processes sharing one database`, (
     if (!person.ok) throw new Error(person.reason);
     const codes = Array.from({ length: 10 }, () => {
       const { verifier, challenge } = pkce();
-      const code = createAuthorizationCode(db, {
+      const code = await createAuthorizationCode(db, {
         clientId,
         userId: person.user.id,
         workspaceId: person.personalWorkspaceId,
@@ -158,7 +158,7 @@ describe(`${N} concurrent requests across two processes sharing one database`, (
     // A loser that read the code after the winner had linked its grant revokes that grant (RFC 6749
     // §4.1.2); one that read it before only lost the claim. Whatever the timing: the winner's token
     // works exactly when its grant was not revoked, and a revocation names the replay.
-    const row = findCode(db, c.code);
+    const row = await findCode(db, c.code);
     const grant = db.$client
       .prepare('SELECT revoked_at, revoked_reason FROM oauth_grants WHERE id = ?')
       .get(row?.grantId) as { revoked_at: number | null; revoked_reason: string | null };
@@ -172,7 +172,7 @@ describe(`${N} concurrent requests across two processes sharing one database`, (
     // A replay after the race always revokes what the code issued.
     expect((await exchange(1, c)).status).toBe(400);
     expect(await mcpStatus(view(1), winner.body.access_token as string)).toBe(401);
-    expect(claimCode(db, row?.codeHash as string)).toBe(false);
+    expect(await claimCode(db, row?.codeHash as string)).toBe(false);
   });
 
   it('sign-ups with one email: exactly one account, no 500', async () => {

@@ -76,14 +76,14 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
       SECRET_KEY: TEST_SECRET_KEY,
       DATABASE_PATH: databasePath,
     });
-    saveUpstreamCredential(db, new SecretBox(config.secretKeys), {
+    await saveUpstreamCredential(db, new SecretBox(config.secretKeys), {
       workspaceId,
       linkedBy: created.user.id,
       token: sandbox.token,
       upstreamUserId: 'crash-user',
       verifiedAt: Date.now(),
     });
-    const cookie = `__Host-sim_session=${createSession(db, created.user.id, 'crash-test')}`;
+    const cookie = `__Host-sim_session=${await createSession(db, created.user.id, 'crash-test')}`;
     const reg = await fetch(`${gateway.url}/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -99,7 +99,7 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
     // grace window then covers a rotation the server committed but never acknowledged.
     const authorizeDevice = async () => {
       const { verifier, challenge } = pkce();
-      const code = createAuthorizationCode(db, {
+      const code = await createAuthorizationCode(db, {
         clientId,
         userId: created.user.id,
         workspaceId,

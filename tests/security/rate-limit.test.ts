@@ -1,37 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../src/security/rate-limit.js';
+import { currentWindowCap, decide, windowStartOf } from '../../src/security/rate-limit.js';
 
-describe('RateLimiter', () => {
-  it('allows `limit` events per sliding window, then says how long to wait', () => {
-    let now = 1_000_000;
-    const limiter = new RateLimiter({ limit: 3, windowMs: 60_000 }, () => now);
-    for (let i = 0; i < 3; i++) {
-      expect(limiter.check('k')).toEqual({ allowed: true });
-      limiter.record('k');
-      now += 10_000;
-    }
-    // Events at 0 s, 10 s, 20 s; now 30 s: the first frees up at 60 s.
-    expect(limiter.check('k')).toEqual({ allowed: false, retryAfterSeconds: 30 });
-    expect(limiter.check('other')).toEqual({ allowed: true });
-    now += 30_000;
-    expect(limiter.check('k')).toEqual({ allowed: true });
+const rule = { limit: 10, windowMs: 60_000 };
+
+describe('two-window rate-limit estimate', () => {
+  it('allows `limit` events in a window with an empty previous window, then says how long to wait', () => {
+    const start = windowStartOf(600_000, rule.windowMs);
+    const now = start + 15_000;
+    expect(decide(rule, now, { windowStart: start, previous: 0, current: 9 })).toEqual({ allowed: true });
+    // Ten in this window: the next window starts with them as "previous" at full weight, so the first
+    // free slot is when their weight has fallen below 9/10, 6 s into it; 45 + 6 s from now.
+    expect(decide(rule, now, { windowStart: start, previous: 0, current: 10 })).toEqual({
+      allowed: false,
+      retryAfterSeconds: 51,
+    });
   });
 
-  it('hit() counts only allowed attempts; reset() forgets a key', () => {
-    let now = 0;
-    const limiter = new RateLimiter({ limit: 2, windowMs: 1_000 }, () => now);
-    expect(limiter.hit('k').allowed).toBe(true);
-    expect(limiter.hit('k').allowed).toBe(true);
-    expect(limiter.hit('k')).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    now = 999;
-    expect(limiter.hit('k').allowed).toBe(false);
-    now = 1_000;
-    expect(limiter.hit('k').allowed).toBe(true);
-    expect(limiter.hit('k').allowed).toBe(true);
-    expect(limiter.hit('k').allowed).toBe(false);
-    limiter.reset('k');
-    expect(limiter.hit('k').allowed).toBe(true);
-    expect(limiter.hit('k').allowed).toBe(true);
-    expect(limiter.hit('k').allowed).toBe(false);
+  it('weights the previous window by how much of it still overlaps the last minute', () => {
+    const start = windowStartOf(600_000, rule.windowMs);
+    // A quarter into the window, the previous one counts 3/4: 8 × 0.75 = 6, so 4 more fit.
+    const now = start + 15_000;
+    expect(currentWindowCap(rule, now, 8)).toBe(4);
+    expect(decide(rule, now, { windowStart: start, previous: 8, current: 3 })).toEqual({ allowed: true });
+    // Full: 6 + 4. The previous window's weight must fall to 5/8 (< 6/8 − …): 37.5 s into the window.
+    const refused = decide(rule, now, { windowStart: start, previous: 8, current: 4 });
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: 8 });
+    expect(decide(rule, start + 22_500 + 1, { windowStart: start, previous: 8, current: 4 })).toEqual({
+      allowed: true,
+    });
+  });
+
+  it('never allows a burst of twice the limit across a window boundary (what a fixed window would)', () => {
+    const start = windowStartOf(600_000, rule.windowMs);
+    // Ten at the very end of the previous window, then the boundary: nothing more until they age.
+    expect(decide(rule, start + 1, { windowStart: start, previous: 10, current: 0 }).allowed).toBe(false);
+    expect(decide(rule, start + 6_001, { windowStart: start, previous: 10, current: 0 }).allowed).toBe(true);
   });
 });

@@ -6,7 +6,6 @@ import {
   saveUpstreamCredential,
 } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
-import { auditEvents } from '../../src/db/schema/index.js';
 import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
@@ -39,9 +38,9 @@ async function user(label: string) {
   return { id: created.user.id, workspaceId: created.personalWorkspaceId };
 }
 
-function grant(userId: string, workspaceId: string) {
+async function grant(userId: string, workspaceId: string) {
   const { db, config } = ts.server;
-  const code = createAuthorizationCode(db, {
+  const code = await createAuthorizationCode(db, {
     clientId: 'team-test-client',
     userId,
     workspaceId,
@@ -50,9 +49,9 @@ function grant(userId: string, workspaceId: string) {
     scopes: SCOPES,
     resource: config.resourceUrl,
   });
-  const row = findCode(db, code);
-  if (!row || !claimCode(db, row.codeHash)) throw new Error('code');
-  return issueGrantForCode(db, row, 3600_000).access_token;
+  const row = await findCode(db, code);
+  if (!row || !await claimCode(db, row.codeHash)) throw new Error('code');
+  return (await issueGrantForCode(db, row, 3600_000)).access_token;
 }
 
 function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T {
@@ -81,19 +80,19 @@ beforeAll(async () => {
   admin = await user('admin');
   member = await user('member');
   const o = await user('outsider');
-  teamId = ok(createTeam(db, admin.id, 'Policy Team'));
+  teamId = ok(await createTeam(db, admin.id, 'Policy Team'));
   teamToken = (await ts.control('POST', '/credentials', { credits: 1000, producer: true })).token;
-  saveUpstreamCredential(db, secrets, {
+  await saveUpstreamCredential(db, secrets, {
     workspaceId: teamId,
     linkedBy: admin.id,
     token: teamToken,
     upstreamUserId: 'team-admin',
     verifiedAt: Date.now(),
   });
-  const invite = ok(createInvite(db, teamId, admin.id, { role: 'member', maxUses: '1', expiresInDays: '1' }));
-  ok(acceptInvite(db, invite.token, teamId, member.id));
+  const invite = ok(await createInvite(db, teamId, admin.id, { role: 'member', maxUses: '1', expiresInDays: '1' }));
+  ok(await acceptInvite(db, invite.token, teamId, member.id));
   const outsiderToken = (await ts.control('POST', '/credentials', { credits: 1000 })).token;
-  saveUpstreamCredential(db, secrets, {
+  await saveUpstreamCredential(db, secrets, {
     workspaceId: o.workspaceId,
     linkedBy: o.id,
     token: outsiderToken,
@@ -101,7 +100,7 @@ beforeAll(async () => {
     verifiedAt: Date.now(),
   });
   outsider = { ...o, token: outsiderToken };
-  accessToken = grant(member.id, teamId);
+  accessToken = await grant(member.id, teamId);
   client = await connectV2(ts.mcpUrl, accessToken);
 });
 
@@ -122,7 +121,7 @@ describe('a team member’s tool calls', () => {
 
   it('carry the user id an admin sets, from the next call', async () => {
     ok(
-      setMemberPolicy(ts.server.db, teamId, admin.id, member.id, {
+      await setMemberPolicy(ts.server.db, teamId, admin.id, member.id, {
         upstreamUserId: 'analyst-42',
         maxScopes: [...SCOPES],
         monthlyWriteCap: '',
@@ -136,10 +135,10 @@ describe('a team member’s tool calls', () => {
     const { db } = ts.server;
     const first = await client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
     expect(first.isError).toBeFalsy();
-    const used = writesThisMonth(db, teamId, member.id);
+    const used = await writesThisMonth(db, teamId, member.id);
     expect(used).toBeGreaterThanOrEqual(1);
     ok(
-      setMemberPolicy(db, teamId, admin.id, member.id, {
+      await setMemberPolicy(db, teamId, admin.id, member.id, {
         upstreamUserId: 'analyst-42',
         maxScopes: [...SCOPES],
         monthlyWriteCap: String(used),
@@ -156,17 +155,16 @@ describe('a team member’s tool calls', () => {
     );
     expect(textOf(capped)).toContain('start_agent_run was not sent upstream');
     expect((await ts.requests(teamToken)).length).toBe(before);
-    const row = db
-      .select()
-      .from(auditEvents)
-      .where(and(eq(auditEvents.userId, member.id), eq(auditEvents.tool, 'start_agent_run')))
-      .all()
+    const row = (await db
+      .orm.select()
+      .from(db.t.auditEvents)
+      .where(and(eq(db.t.auditEvents.userId, member.id), eq(db.t.auditEvents.tool, 'start_agent_run'))))
       .at(-1);
     expect(row?.status).toBe('refused');
     // Reads still go through; raising the cap lets writes through again.
     expect((await client.callTool({ name: 'get_keyword_searches', arguments: {} })).isError).toBeFalsy();
     ok(
-      setMemberPolicy(db, teamId, admin.id, member.id, {
+      await setMemberPolicy(db, teamId, admin.id, member.id, {
         upstreamUserId: 'analyst-42',
         maxScopes: [...SCOPES],
         monthlyWriteCap: '',
@@ -176,7 +174,7 @@ describe('a team member’s tool calls', () => {
   });
 
   it('cannot reach another workspace’s run: upstream answers 404 since runs belong to the credential', async () => {
-    const outsiderClient = await connectV2(ts.mcpUrl, grant(outsider.id, outsider.workspaceId));
+    const outsiderClient = await connectV2(ts.mcpUrl, await grant(outsider.id, outsider.workspaceId));
     const started = await outsiderClient.callTool({
       name: 'start_agent_run',
       arguments: { question: 'Outsider question?' },
@@ -196,7 +194,7 @@ describe('a team member’s tool calls', () => {
   it('are limited by a lowered ceiling from the next call: tools/list shrinks, a write call gets a tool error (200, never a 403 no re-authorization can win)', async () => {
     const { db } = ts.server;
     ok(
-      setMemberPolicy(db, teamId, admin.id, member.id, {
+      await setMemberPolicy(db, teamId, admin.id, member.id, {
         upstreamUserId: 'analyst-42',
         maxScopes: ['searches:read', 'agent:read', 'account:read'],
         monthlyWriteCap: '',
@@ -213,7 +211,7 @@ describe('a team member’s tool calls', () => {
     expect(textOf(refused)).toMatch(/Start new keyword, user and expert searches/);
     expect(textOf(refused)).toMatch(/A team owner or admin can grant it/);
     ok(
-      setMemberPolicy(db, teamId, admin.id, member.id, {
+      await setMemberPolicy(db, teamId, admin.id, member.id, {
         upstreamUserId: 'analyst-42',
         maxScopes: [...SCOPES],
         monthlyWriteCap: '',
@@ -224,12 +222,12 @@ describe('a team member’s tool calls', () => {
   it('get a clear tool error, and no upstream call, once the credential is unlinked', async () => {
     const { db, secrets } = ts.server;
     const before = (await ts.requests(teamToken)).length;
-    removeUpstreamCredential(db, teamId, admin.id);
+    await removeUpstreamCredential(db, teamId, admin.id);
     const result = await client.callTool({ name: 'get_keyword_searches', arguments: {} });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/No upstream API credentials are linked to this workspace/);
     expect((await ts.requests(teamToken)).length).toBe(before);
-    saveUpstreamCredential(db, secrets, {
+    await saveUpstreamCredential(db, secrets, {
       workspaceId: teamId,
       linkedBy: admin.id,
       token: teamToken,
@@ -240,7 +238,7 @@ describe('a team member’s tool calls', () => {
 
   it('are refused with 401 once the member is removed', async () => {
     expect((await rawCall(accessToken, 'get_keyword_searches')).status).not.toBe(401);
-    ok(removeMember(ts.server.db, teamId, admin.id, member.id));
+    ok(await removeMember(ts.server.db, teamId, admin.id, member.id));
     const res = await rawCall(accessToken, 'get_keyword_searches');
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/invalid_token/);

@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createSession } from '../../src/accounts/sessions.js';
 import { createUser } from '../../src/accounts/users.js';
 import { getMembership } from '../../src/accounts/workspaces.js';
-import { auditEvents, invites, oauthGrants, workspaces } from '../../src/db/schema/index.js';
+import { first } from '../../src/db/store/index.js';
 import { hashToken } from '../../src/security/tokens.js';
 import { cookiePolicy } from '../../src/web/cookies.js';
 import { makeGrant } from '../helpers/database.js';
@@ -12,7 +12,7 @@ import { FormClient } from '../helpers/forms.js';
 import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
- * The team pages over HTTP, as a browser sends forms: creating a team, invites, roles, the last owner,
+ * The team pages over HTTP, as a browser sends forms: creating a team, ts.server.db.t.invites, roles, the last owner,
  * members calling admin actions, strangers naming other workspaces' ids, connected apps, audit and
  * usage pages, CSRF and escaping.
  */
@@ -35,7 +35,7 @@ async function person(label: string): Promise<Person> {
   const browser = new FormClient(ts.url);
   browser.cookies.set(
     cookiePolicy(ts.server.config).sessionName,
-    createSession(ts.server.db, created.user.id, 'test'),
+    await createSession(ts.server.db, created.user.id, 'test'),
   );
   return { id: created.user.id, email, personalId: created.personalWorkspaceId, browser };
 }
@@ -115,13 +115,13 @@ describe('creating a team and inviting', () => {
     const res = await join(joiner, link);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/workspaces/${id}?done=joined`);
-    expect(getMembership(ts.server.db, id, joiner.id)?.role).toBe('admin');
-    const kinds = ts.server.db
-      .select()
-      .from(auditEvents)
-      .where(eq(auditEvents.workspaceId, id))
-      .all()
-      .map((r) => r.kind);
+    expect((await getMembership(ts.server.db, id, joiner.id))?.role).toBe('admin');
+    const kinds = (
+      await ts.server.db.orm
+        .select()
+        .from(ts.server.db.t.auditEvents)
+        .where(eq(ts.server.db.t.auditEvents.workspaceId, id))
+    ).map((r) => r.kind);
     expect(kinds).toEqual(expect.arrayContaining(['team_created', 'invite_created', 'invite_accepted']));
   });
 
@@ -152,11 +152,9 @@ describe('creating a team and inviting', () => {
       { origin: 'https://evil.example' },
     );
     expect(crossSite.status).toBe(403);
-    const names = ts.server.db
-      .select({ name: workspaces.name })
-      .from(workspaces)
-      .all()
-      .map((w) => w.name);
+    const names = (
+      await ts.server.db.orm.select({ name: ts.server.db.t.workspaces.name }).from(ts.server.db.t.workspaces)
+    ).map((w) => w.name);
     expect(names).not.toContain('No token');
     expect(names).not.toContain('Cross site');
   });
@@ -187,13 +185,14 @@ describe('invite links that do not work', () => {
     const usedLink = await inviteVia(owner, id);
     const withdrawnLink = await inviteVia(owner, id);
     const rowOf = (link: string) =>
-      eq(invites.tokenHash, hashToken(new URL(link).searchParams.get('token') as string));
-    ts.server.db
-      .update(invites)
+      eq(ts.server.db.t.invites.tokenHash, hashToken(new URL(link).searchParams.get('token') as string));
+    await ts.server.db.orm
+      .update(ts.server.db.t.invites)
       .set({ expiresAt: Date.now() - 1 })
-      .where(rowOf(expiredLink))
-      .run();
-    const withdrawnId = ts.server.db.select().from(invites).where(rowOf(withdrawnLink)).get()?.id as string;
+      .where(rowOf(expiredLink));
+    const withdrawnId = (
+      await first(ts.server.db.orm.select().from(ts.server.db.t.invites).where(rowOf(withdrawnLink)))
+    )?.id as string;
     await join(await person('first'), usedLink);
     await owner.browser.get(`/workspaces/${id}`);
     expect((await owner.browser.post(`/workspaces/${id}/invites/${withdrawnId}/revoke`, {})).status).toBe(
@@ -215,7 +214,7 @@ describe('invite links that do not work', () => {
         workspace: id,
       });
       expect(forced.status).toBe(410);
-      expect(getMembership(ts.server.db, id, p.id)).toBeNull();
+      expect(await getMembership(ts.server.db, id, p.id)).toBeNull();
     }
   });
 
@@ -231,8 +230,8 @@ describe('invite links that do not work', () => {
     });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('another workspace');
-    expect(getMembership(ts.server.db, other.id, p.id)).toBeNull();
-    expect(getMembership(ts.server.db, id, p.id)).toBeNull();
+    expect(await getMembership(ts.server.db, other.id, p.id)).toBeNull();
+    expect(await getMembership(ts.server.db, id, p.id)).toBeNull();
     expect((await join(p, link)).status).toBe(303);
   });
 
@@ -287,33 +286,52 @@ describe('roles, removal and the last owner over HTTP', () => {
       expect(res.status, path).toBe(403);
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
-    expect(getMembership(ts.server.db, id, owner.id)?.role).toBe('owner');
-    expect(getMembership(ts.server.db, id, member.id)?.role).toBe('member');
-    expect(ts.server.db.select().from(workspaces).where(eq(workspaces.id, id)).get()?.name).toBe(
-      'Insight Team',
-    );
-    expect(ts.server.db.select().from(invites).where(eq(invites.workspaceId, id)).all()).toHaveLength(1);
+    expect((await getMembership(ts.server.db, id, owner.id))?.role).toBe('owner');
+    expect((await getMembership(ts.server.db, id, member.id))?.role).toBe('member');
+    expect(
+      (
+        await first(
+          ts.server.db.orm
+            .select()
+            .from(ts.server.db.t.workspaces)
+            .where(eq(ts.server.db.t.workspaces.id, id)),
+        )
+      )?.name,
+    ).toBe('Insight Team');
+    expect(
+      await ts.server.db.orm
+        .select()
+        .from(ts.server.db.t.invites)
+        .where(eq(ts.server.db.t.invites.workspaceId, id)),
+    ).toHaveLength(1);
   });
 
   it('the owner promotes, demotes and removes; removal revokes the member’s grants there', async () => {
     const { id, owner, member } = await team();
-    const g = makeGrant(ts.server.db, member.id, id);
+    const g = await makeGrant(ts.server.db, member.id, id);
     await owner.browser.get(`/workspaces/${id}`);
     expect(
       (await owner.browser.post(`/workspaces/${id}/members/${member.id}/role`, { role: 'admin' })).status,
     ).toBe(303);
-    expect(getMembership(ts.server.db, id, member.id)?.role).toBe('admin');
+    expect((await getMembership(ts.server.db, id, member.id))?.role).toBe('admin');
     await owner.browser.get(`/workspaces/${id}`);
     expect(
       (await owner.browser.post(`/workspaces/${id}/members/${member.id}/role`, { role: 'member' })).status,
     ).toBe(303);
-    expect(getMembership(ts.server.db, id, member.id)?.role).toBe('member');
+    expect((await getMembership(ts.server.db, id, member.id))?.role).toBe('member');
     await owner.browser.get(`/workspaces/${id}`);
     expect((await owner.browser.post(`/workspaces/${id}/members/${member.id}/remove`, {})).status).toBe(303);
-    expect(getMembership(ts.server.db, id, member.id)).toBeNull();
-    expect(ts.server.db.select().from(oauthGrants).where(eq(oauthGrants.id, g)).get()?.revokedReason).toBe(
-      'member_removed',
-    );
+    expect(await getMembership(ts.server.db, id, member.id)).toBeNull();
+    expect(
+      (
+        await first(
+          ts.server.db.orm
+            .select()
+            .from(ts.server.db.t.oauthGrants)
+            .where(eq(ts.server.db.t.oauthGrants.id, g)),
+        )
+      )?.revokedReason,
+    ).toBe('member_removed');
     // The removed member now gets "not found".
     expect((await member.browser.get(`/workspaces/${id}`)).status).toBe(404);
   });
@@ -327,14 +345,14 @@ describe('roles, removal and the last owner over HTTP', () => {
     const demote = await owner.browser.post(`/workspaces/${id}/members/${owner.id}/role`, { role: 'admin' });
     expect(demote.status).toBe(409);
     expect(await demote.text()).toContain('at least one owner');
-    expect(getMembership(ts.server.db, id, owner.id)?.role).toBe('owner');
+    expect((await getMembership(ts.server.db, id, owner.id))?.role).toBe('owner');
   });
 
   it('a member leaves; deleting needs the exact name typed', async () => {
     const { id, owner, member } = await team('Delete Me');
     await member.browser.get(`/workspaces/${id}`);
     expect((await member.browser.post(`/workspaces/${id}/leave`, {})).status).toBe(303);
-    expect(getMembership(ts.server.db, id, member.id)).toBeNull();
+    expect(await getMembership(ts.server.db, id, member.id)).toBeNull();
     await owner.browser.get(`/workspaces/${id}`);
     const wrong = await owner.browser.post(`/workspaces/${id}/delete`, { confirm: 'delete me' });
     expect(wrong.status).toBe(400);
@@ -343,7 +361,11 @@ describe('roles, removal and the last owner over HTTP', () => {
     );
     const right = await owner.browser.post(`/workspaces/${id}/delete`, { confirm: 'Delete Me' });
     expect(right.status).toBe(303);
-    expect(ts.server.db.select().from(workspaces).where(eq(workspaces.id, id)).get()).toBeUndefined();
+    expect(
+      await first(
+        ts.server.db.orm.select().from(ts.server.db.t.workspaces).where(eq(ts.server.db.t.workspaces.id, id)),
+      ),
+    ).toBeUndefined();
   });
 
   it('an admin sets a member’s user id, read-only ceiling and cap on the settings page', async () => {
@@ -367,11 +389,17 @@ describe('roles, removal and the last owner over HTTP', () => {
       body,
     });
     expect(res.status).toBe(303);
-    const m = ts.server.db.$client
-      .prepare(
-        'SELECT upstream_user_id, max_scopes, monthly_write_cap FROM workspace_members WHERE workspace_id = ? AND user_id = ?',
-      )
-      .get(id, member.id);
+    const { workspaceMembers: wm } = ts.server.db.t;
+    const m = await first(
+      ts.server.db.orm
+        .select({
+          upstream_user_id: wm.upstreamUserId,
+          max_scopes: wm.maxScopes,
+          monthly_write_cap: wm.monthlyWriteCap,
+        })
+        .from(wm)
+        .where(and(eq(wm.workspaceId, id), eq(wm.userId, member.id))),
+    );
     expect(m).toEqual({
       upstream_user_id: 'analyst-9',
       max_scopes: 'searches:read agent:read account:read',
@@ -400,8 +428,8 @@ describe('what other users can see', () => {
 
   it('connected apps: each user sees and revokes only their own; a foreign grant id changes nothing', async () => {
     const { id, owner, member } = await team();
-    const mine = makeGrant(ts.server.db, member.id, id);
-    const theirs = makeGrant(ts.server.db, owner.id, id);
+    const mine = await makeGrant(ts.server.db, member.id, id);
+    const theirs = await makeGrant(ts.server.db, owner.id, id);
     await member.browser.get('/account/apps');
     expect(member.browser.lastHtml).toContain(mine);
     expect(member.browser.lastHtml).not.toContain(theirs);
@@ -410,17 +438,31 @@ describe('what other users can see', () => {
     // Through the admin route of a workspace where they are only a member: refused too.
     expect((await member.browser.post(`/workspaces/${id}/apps/revoke`, { grant: theirs })).status).toBe(403);
     expect(
-      ts.server.db.select().from(oauthGrants).where(eq(oauthGrants.id, theirs)).get()?.revokedAt,
+      (
+        await first(
+          ts.server.db.orm
+            .select()
+            .from(ts.server.db.t.oauthGrants)
+            .where(eq(ts.server.db.t.oauthGrants.id, theirs)),
+        )
+      )?.revokedAt,
     ).toBeNull();
     await member.browser.get('/account/apps');
     expect((await member.browser.post('/account/apps/revoke', { grant: mine })).status).toBe(303);
-    expect(ts.server.db.select().from(oauthGrants).where(eq(oauthGrants.id, mine)).get()?.revokedReason).toBe(
-      'revoked_by_user',
-    );
+    expect(
+      (
+        await first(
+          ts.server.db.orm
+            .select()
+            .from(ts.server.db.t.oauthGrants)
+            .where(eq(ts.server.db.t.oauthGrants.id, mine)),
+        )
+      )?.revokedReason,
+    ).toBe('revoked_by_user');
 
     // The admin view lists every grant of the workspace and revokes; a grant of another workspace is 404.
-    const again = makeGrant(ts.server.db, member.id, id);
-    const elsewhere = makeGrant(ts.server.db, member.id, member.personalId);
+    const again = await makeGrant(ts.server.db, member.id, id);
+    const elsewhere = await makeGrant(ts.server.db, member.id, member.personalId);
     await owner.browser.get(`/workspaces/${id}/apps`);
     expect(owner.browser.lastHtml).toContain(again);
     expect(owner.browser.lastHtml).toContain(theirs);
@@ -430,7 +472,14 @@ describe('what other users can see', () => {
     );
     expect((await owner.browser.post(`/workspaces/${id}/apps/revoke`, { grant: again })).status).toBe(303);
     expect(
-      ts.server.db.select().from(oauthGrants).where(eq(oauthGrants.id, elsewhere)).get()?.revokedAt,
+      (
+        await first(
+          ts.server.db.orm
+            .select()
+            .from(ts.server.db.t.oauthGrants)
+            .where(eq(ts.server.db.t.oauthGrants.id, elsewhere)),
+        )
+      )?.revokedAt,
     ).toBeNull();
   });
 });
@@ -439,19 +488,16 @@ describe('audit and usage pages', () => {
   it('filters, paginates and exports the trail as CSV and JSON', async () => {
     const { id, owner, member } = await team();
     const base = Date.UTC(2026, 9, 1);
-    ts.server.db
-      .insert(auditEvents)
-      .values(
-        Array.from({ length: 60 }, (_, i) => ({
-          at: base + i * 60_000,
-          kind: 'tool_call',
-          workspaceId: id,
-          userId: i % 2 ? member.id : owner.id,
-          tool: i % 3 ? 'get_keyword_search' : 'submit_keyword_search',
-          status: 'ok',
-        })),
-      )
-      .run();
+    await ts.server.db.orm.insert(ts.server.db.t.auditEvents).values(
+      Array.from({ length: 60 }, (_, i) => ({
+        at: base + i * 60_000,
+        kind: 'tool_call',
+        workspaceId: id,
+        userId: i % 2 ? member.id : owner.id,
+        tool: i % 3 ? 'get_keyword_search' : 'submit_keyword_search',
+        status: 'ok',
+      })),
+    );
     const q = '?kind=tool_call&from=2026-10-01&to=2026-10-01';
     const first = await owner.browser.get(`/workspaces/${id}/audit${q}`);
     expect(first.status).toBe(200);
@@ -482,27 +528,24 @@ describe('audit and usage pages', () => {
 
   it('usage: calls per member and tool, the upstream figures, and an error line without credentials', async () => {
     const { id, owner, member } = await team();
-    ts.server.db
-      .insert(auditEvents)
-      .values([
-        {
-          at: Date.now() - 1000,
-          kind: 'tool_call',
-          workspaceId: id,
-          userId: member.id,
-          tool: 'submit_user_search',
-          status: 'ok',
-        },
-        {
-          at: Date.now() - 2000,
-          kind: 'tool_call',
-          workspaceId: id,
-          userId: member.id,
-          tool: 'submit_user_search',
-          status: '402',
-        },
-      ])
-      .run();
+    await ts.server.db.orm.insert(ts.server.db.t.auditEvents).values([
+      {
+        at: Date.now() - 1000,
+        kind: 'tool_call',
+        workspaceId: id,
+        userId: member.id,
+        tool: 'submit_user_search',
+        status: 'ok',
+      },
+      {
+        at: Date.now() - 2000,
+        kind: 'tool_call',
+        workspaceId: id,
+        userId: member.id,
+        tool: 'submit_user_search',
+        status: '402',
+      },
+    ]);
     const noCredential = await owner.browser.get(`/workspaces/${id}/usage`);
     expect(noCredential.status).toBe(200);
     expect(owner.browser.lastHtml).toContain('No API credentials are linked to this workspace');
@@ -513,7 +556,7 @@ describe('audit and usage pages', () => {
     );
 
     const token = (await ts.control('POST', '/credentials', {})).token as string;
-    saveUpstreamCredential(ts.server.db, ts.server.secrets, {
+    await saveUpstreamCredential(ts.server.db, ts.server.secrets, {
       workspaceId: id,
       linkedBy: owner.id,
       token,
@@ -552,7 +595,7 @@ describe('SIGNUP=invite', () => {
     const owner = new FormClient(closed.url);
     owner.cookies.set(
       cookiePolicy(closed.server.config).sessionName,
-      createSession(closed.server.db, created.user.id, 'test'),
+      await createSession(closed.server.db, created.user.id, 'test'),
     );
     await owner.get('/workspaces/new');
     const made = await owner.post('/workspaces', { name: 'Invite Only' });
@@ -575,11 +618,14 @@ describe('SIGNUP=invite', () => {
     const email = `invite-mode-${Date.now()}@example.com`;
     const signedUp = await invited.post('/sign-up', { email, password: PASSWORD, invite: token });
     expect(signedUp.status).toBe(303);
-    const joined = closed.server.db.$client
-      .prepare(
-        'SELECT m.role FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE u.email = ? AND m.workspace_id = ?',
-      )
-      .get(email, teamId) as { role: string } | undefined;
+    const { workspaceMembers: wm, users } = closed.server.db.t;
+    const joined = await first(
+      closed.server.db.orm
+        .select({ role: wm.role })
+        .from(wm)
+        .innerJoin(users, eq(users.id, wm.userId))
+        .where(and(eq(users.email, email), eq(wm.workspaceId, teamId))),
+    );
     expect(joined?.role).toBe('member');
     // Used up: the next person is refused.
     expect((await new FormClient(closed.url).get(`/sign-up?invite=${token}`)).status).toBe(403);

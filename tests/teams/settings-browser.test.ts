@@ -32,12 +32,12 @@ async function team(label: string) {
   const owner = await makePerson(ts, `owner-${label}`);
   const admin = await makePerson(ts, `admin-${label}`);
   const member = await makePerson(ts, `member-${label}`);
-  const id = ok(createTeam(db, owner.id, `Team ${label}`));
+  const id = ok(await createTeam(db, owner.id, `Team ${label}`));
   for (const p of [admin, member]) {
-    const invite = ok(createInvite(db, id, owner.id, { role: 'member', maxUses: '1', expiresInDays: '1' }));
-    ok(acceptInvite(db, invite.token, id, p.id));
+    const invite = ok(await createInvite(db, id, owner.id, { role: 'member', maxUses: '1', expiresInDays: '1' }));
+    ok(await acceptInvite(db, invite.token, id, p.id));
   }
-  ok(changeRole(db, id, owner.id, admin.id, 'admin'));
+  ok(await changeRole(db, id, owner.id, admin.id, 'admin'));
   return { id, owner, admin, member };
 }
 
@@ -88,7 +88,7 @@ describe.each([390, 1280])('team settings at %i px', (width) => {
     await owner.waitForURL(/done=settings/);
     await expect(owner.getByRole('status').first().textContent()).resolves.toContain('Team settings saved');
     await expect(rules.textContent()).resolves.toMatch(/Members read and list only their own/);
-    expect(getTeamSettings(ts.server.db, t.id).membersReadTeamWork).toBe(false);
+    expect((await getTeamSettings(ts.server.db, t.id)).membersReadTeamWork).toBe(false);
   });
 
   it('member settings: the Read-only preset and the "Can change team webhook" switch', async () => {
@@ -107,7 +107,7 @@ describe.each([390, 1280])('team settings at %i px', (width) => {
     await owner.waitForURL(/done=policy/);
     const memberRow = owner.getByRole('row', { name: new RegExp(t.member.email) });
     await expect(memberRow.textContent()).resolves.toMatch(/Read-only.*Cannot change team webhook/s);
-    expect(listMembers(ts.server.db, t.id).find((m) => m.userId === t.member.id)?.maxScopes).toEqual(
+    expect((await listMembers(ts.server.db, t.id)).find((m) => m.userId === t.member.id)?.maxScopes).toEqual(
       READ_ONLY,
     );
 
@@ -126,7 +126,7 @@ describe.each([390, 1280])('team settings at %i px', (width) => {
 
   it('an admin whose permissions an owner cut cannot tick them back on their own settings page', async () => {
     ok(
-      setMemberPolicy(ts.server.db, t.id, t.owner.id, t.admin.id, {
+      await setMemberPolicy(ts.server.db, t.id, t.owner.id, t.admin.id, {
         upstreamUserId: '',
         maxScopes: ['searches:read'],
         monthlyWriteCap: '',
@@ -144,10 +144,10 @@ describe.each([390, 1280])('team settings at %i px', (width) => {
       /You cannot lift your own limits \(permissions\)/,
     );
     await noHorizontalScroll(admin);
-    expect(listMembers(ts.server.db, t.id).find((m) => m.userId === t.admin.id)?.maxScopes).toEqual([
+    expect((await listMembers(ts.server.db, t.id)).find((m) => m.userId === t.admin.id)?.maxScopes).toEqual([
       'searches:read',
     ]);
-    expect(getMembership(ts.server.db, t.id, t.admin.id)?.role).toBe('admin');
+    expect((await getMembership(ts.server.db, t.id, t.admin.id))?.role).toBe('admin');
   });
 
   it('the audit trail says what happened in plain words', async () => {

@@ -3,13 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultUpstreamUserId } from '../../src/accounts/credentials.js';
-import {
-  oauthGrants,
-  upstreamCredentials,
-  users,
-  workspaceMembers,
-  workspaces,
-} from '../../src/db/schema/index.js';
+import { first as firstRow } from '../../src/db/store/index.js';
 import { SCOPE_DESCRIPTIONS } from '../../src/oauth/scopes.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.js';
@@ -58,17 +52,16 @@ afterAll(async () => {
   await ts?.close();
 });
 
-function userId(email: string): string {
-  return ts.server.db.select().from(users).where(eq(users.email, email)).get()?.id as string;
+async function userId(email: string): Promise<string> {
+  return (await firstRow(ts.server.db.orm.select().from(ts.server.db.t.users).where(eq(ts.server.db.t.users.email, email))))?.id as string;
 }
 
 /** The team's upstream token, as the server holds it (decrypted here only to read the sandbox log). */
-function teamToken(): string {
-  const row = ts.server.db
-    .select()
-    .from(upstreamCredentials)
-    .where(eq(upstreamCredentials.workspaceId, teamId))
-    .get();
+async function teamToken(): Promise<string> {
+  const row = (await firstRow(ts.server.db
+    .orm.select()
+    .from(ts.server.db.t.upstreamCredentials)
+    .where(eq(ts.server.db.t.upstreamCredentials.workspaceId, teamId))));
   if (!row) throw new Error('no credential linked');
   return ts.server.secrets.open(row.tokenCiphertext, teamId);
 }
@@ -102,7 +95,9 @@ describe('a team shares one upstream credential', () => {
     // The connect page, starting with the new team's next steps.
     await adminPage.waitForURL(/\/connect\?workspace=[^&]+&done=team_created/);
     teamId = new URL(adminPage.url()).searchParams.get('workspace') as string;
-    expect(ts.server.db.select().from(workspaces).where(eq(workspaces.id, teamId)).get()?.kind).toBe('team');
+    expect(
+      (await firstRow(ts.server.db.orm.select().from(ts.server.db.t.workspaces).where(eq(ts.server.db.t.workspaces.id, teamId))))?.kind,
+    ).toBe('team');
     expect(await adminPage.getByRole('heading', { name: `Set up ${TEAM}` }).count()).toBe(1);
     await adminPage.goto(`${ts.url}/workspaces/${teamId}`);
     expect(await adminPage.getByRole('heading', { level: 1 }).textContent()).toBe(TEAM);
@@ -113,7 +108,7 @@ describe('a team shares one upstream credential', () => {
       .click();
     await adminPage.getByRole('button', { name: 'Use sandbox credentials' }).click();
     await adminPage.waitForURL(/done=saved/);
-    expect(teamToken()).toMatch(/^sbx_/);
+    expect(await teamToken()).toMatch(/^sbx_/);
   });
 
   it('the admin creates an invite link', async () => {
@@ -135,11 +130,10 @@ describe('a team shares one upstream credential', () => {
     await memberPage.getByRole('button', { name: 'Create account' }).click();
     await memberPage.waitForURL(/\/invite\?token=/);
     expect(await memberPage.getByRole('status').textContent()).toContain(`You are a member of ${TEAM}`);
-    const membership = ts.server.db
-      .select()
-      .from(workspaceMembers)
-      .where(and(eq(workspaceMembers.workspaceId, teamId), eq(workspaceMembers.userId, userId(MEMBER_EMAIL))))
-      .get();
+    const membership = (await firstRow(ts.server.db
+      .orm.select()
+      .from(ts.server.db.t.workspaceMembers)
+      .where(and(eq(ts.server.db.t.workspaceMembers.workspaceId, teamId), eq(ts.server.db.t.workspaceMembers.userId, await userId(MEMBER_EMAIL))))));
     expect(membership?.role).toBe('member');
   });
 
@@ -165,16 +159,15 @@ describe('a team shares one upstream credential', () => {
     await first.finishAuth(callback.received.at(-1) as URLSearchParams);
     client = new Client({ name: 'team-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-    const grant = ts.server.db
-      .select()
-      .from(oauthGrants)
-      .where(eq(oauthGrants.userId, userId(MEMBER_EMAIL)))
-      .get();
+    const grant = (await firstRow(ts.server.db
+      .orm.select()
+      .from(ts.server.db.t.oauthGrants)
+      .where(eq(ts.server.db.t.oauthGrants.userId, await userId(MEMBER_EMAIL)))));
     expect(grant?.workspaceId).toBe(teamId);
   });
 
   it('their tool calls reach the sandbox with the team token and their own user id', async () => {
-    const token = teamToken();
+    const token = await teamToken();
     const before = (await ts.requests(token)).length;
     const search = await client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
     expect(search.isError).toBeFalsy();
@@ -182,9 +175,9 @@ describe('a team shares one upstream credential', () => {
     expect(list.isError).toBeFalsy();
     const log = (await ts.requests(token)).slice(before);
     expect(log.length).toBeGreaterThanOrEqual(2);
-    const memberUpstreamId = defaultUpstreamUserId(userId(MEMBER_EMAIL));
+    const memberUpstreamId = defaultUpstreamUserId(await userId(MEMBER_EMAIL));
     expect(new Set(log.map((r) => r.user_id))).toEqual(new Set([memberUpstreamId]));
-    expect(memberUpstreamId).not.toBe(defaultUpstreamUserId(userId(ADMIN_EMAIL)));
+    expect(memberUpstreamId).not.toBe(defaultUpstreamUserId(await userId(ADMIN_EMAIL)));
     // The member sees the app in their name; the admin sees it in the team's list.
     await memberPage.goto(`${ts.url}/account/apps`);
     expect(await memberPage.getByRole('cell', { name: 'Team member laptop', exact: true }).count()).toBe(1);
@@ -201,7 +194,7 @@ describe('a team shares one upstream credential', () => {
     await adminPage.getByRole('button', { name: 'Save member settings' }).click();
     await adminPage.waitForURL(/done=policy/);
 
-    const before = (await ts.requests(teamToken())).length;
+    const before = (await ts.requests(await teamToken())).length;
     const res = await rawToolCall('submit_keyword_search', SEARCH);
     expect(res.status).toBe(200);
     expect(res.headers.get('www-authenticate')).toBeNull();
@@ -216,7 +209,7 @@ describe('a team shares one upstream credential', () => {
     expect(names).not.toContain('start_agent_run');
     // Reads still work, and nothing of the refused write reached the sandbox.
     expect((await client.callTool({ name: 'get_keyword_searches', arguments: {} })).isError).toBeFalsy();
-    const after = await ts.requests(teamToken());
+    const after = await ts.requests(await teamToken());
     expect(after.length).toBe(before + 1);
     expect(after.at(-1)?.method).toBe('GET');
   });

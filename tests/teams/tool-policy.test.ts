@@ -42,8 +42,8 @@ async function since(count: number) {
 function call(p: TeamPerson, name: string, args: Record<string, unknown> = {}): Promise<Json> {
   return p.client.callTool({ name, arguments: args });
 }
-function lastToolCall(userId: string, tool: string) {
-  return auditOf(ts, t.id)
+async function lastToolCall(userId: string, tool: string) {
+  return (await auditOf(ts, t.id))
     .filter((r) => r.kind === 'tool_call' && r.userId === userId && r.tool === tool)
     .at(-1);
 }
@@ -97,7 +97,7 @@ describe('team-wide changes are owner/admin-only by default', () => {
     expect((await since(before)).filter((r) => r.method !== 'GET')).toEqual([]);
     const credential = await ts.control('GET', `/credentials/${t.token}`);
     expect(credential.return_url).not.toBe('https://collector.example/all-results');
-    expect(lastToolCall(t.bob.id, 'update_integration_setup')).toMatchObject({
+    expect(await lastToolCall(t.bob.id, 'update_integration_setup')).toMatchObject({
       status: 'refused',
       detail: { reason: 'team_webhook' },
     });
@@ -112,7 +112,7 @@ describe('team-wide changes are owner/admin-only by default', () => {
       return_url: 'https://hooks.example.com/v2/in',
     });
     expect(second.isError).toBeFalsy();
-    const changes = auditOf(ts, t.id).filter((r) => r.kind === 'webhook_changed');
+    const changes = (await auditOf(ts, t.id)).filter((r) => r.kind === 'webhook_changed');
     expect(changes.map((r) => [r.userId, r.detail])).toEqual([
       [t.admin.id, { from: null, to: 'https://hooks.example.com/team/in?(redacted)' }],
       [
@@ -120,7 +120,7 @@ describe('team-wide changes are owner/admin-only by default', () => {
         { from: 'https://hooks.example.com/team/in?(redacted)', to: 'https://hooks.example.com/v2/in' },
       ],
     ]);
-    expect(JSON.stringify(auditOf(ts, t.id))).not.toContain('abc123');
+    expect(JSON.stringify(await auditOf(ts, t.id))).not.toContain('abc123');
   });
 
   it('a plain member changes the team webhook only once an admin ticks "Can change team webhook" for them', async () => {
@@ -128,7 +128,7 @@ describe('team-wide changes are owner/admin-only by default', () => {
     expect(
       (await call(t.alice, 'update_integration_setup', { return_url: 'https://a.example/hook' })).isError,
     ).toBe(true);
-    ok(setMemberPolicy(db, t.id, t.admin.id, t.alice.id, { ...allowAll, canChangeWebhook: true }));
+    ok(await setMemberPolicy(db, t.id, t.admin.id, t.alice.id, { ...allowAll, canChangeWebhook: true }));
     const allowed = await call(t.alice, 'update_integration_setup', { return_url: 'https://a.example/hook' });
     expect(allowed.isError).toBeFalsy();
     expect((await ts.control('GET', `/credentials/${t.token}`)).return_url).toBe('https://a.example/hook');
@@ -136,7 +136,7 @@ describe('team-wide changes are owner/admin-only by default', () => {
     expect(
       (await call(t.bob, 'update_integration_setup', { return_url: 'https://b.example/hook' })).isError,
     ).toBe(true);
-    ok(setMemberPolicy(db, t.id, t.admin.id, t.alice.id, { ...allowAll, canChangeWebhook: false }));
+    ok(await setMemberPolicy(db, t.id, t.admin.id, t.alice.id, { ...allowAll, canChangeWebhook: false }));
     expect(
       (await call(t.alice, 'update_integration_setup', { return_url: 'https://a.example/again' })).isError,
     ).toBe(true);
@@ -145,14 +145,14 @@ describe('team-wide changes are owner/admin-only by default', () => {
   it('in a personal workspace its sole owner changes the webhook', async () => {
     const solo = await makePerson(ts, 'solo');
     const token = (await ts.control('POST', '/credentials', {})).token as string;
-    saveUpstreamCredential(ts.server.db, ts.server.secrets, {
+    await saveUpstreamCredential(ts.server.db, ts.server.secrets, {
       workspaceId: solo.personalId,
       linkedBy: solo.id,
       token,
       upstreamUserId: 'solo',
       verifiedAt: Date.now(),
     });
-    const client = await connectV2(ts.mcpUrl, accessTokenFor(ts, solo.id, solo.personalId));
+    const client = await connectV2(ts.mcpUrl, await accessTokenFor(ts, solo.id, solo.personalId));
     const result = await client.callTool({
       name: 'update_integration_setup',
       arguments: { return_url: 'https://solo.example/hook' },
@@ -188,7 +188,7 @@ describe('members change only their own runs and schedules', () => {
         expect(textOf(result)).toMatch(
           /belongs to another team member, and members may change only their own/,
         );
-        expect(lastToolCall(t.bob.id, name)).toMatchObject({
+        expect(await lastToolCall(t.bob.id, name)).toMatchObject({
           status: 'refused',
           detail: { reason: 'not_owner', item: 'run', id: args.run_id },
         });
@@ -228,7 +228,7 @@ describe('members change only their own runs and schedules', () => {
       const result = await call(t.bob, name, args);
       expect(result.isError, name).toBe(true);
       expect(textOf(result)).toMatch(/This schedule belongs to another team member/);
-      expect(lastToolCall(t.bob.id, name)).toMatchObject({
+      expect(await lastToolCall(t.bob.id, name)).toMatchObject({
         status: 'refused',
         detail: { reason: 'not_owner', item: 'schedule', id },
       });
@@ -275,7 +275,7 @@ describe('reading teammates’ work is a team setting (default: yes)', () => {
   });
 
   it('when the team keeps work private, members read and list only their own runs, schedules and searches; admins read all', async () => {
-    ok(setTeamSettings(ts.server.db, t.id, t.admin.id, { membersReadTeamWork: false }));
+    ok(await setTeamSettings(ts.server.db, t.id, t.admin.id, { membersReadTeamWork: false }));
     try {
       const refusedReads: Array<[string, Record<string, unknown>]> = [
         ['get_keyword_search', { search_id: aliceSearch }],
@@ -290,7 +290,7 @@ describe('reading teammates’ work is a team setting (default: yes)', () => {
         const result = await call(t.bob, name, args);
         expect(result.isError, name).toBe(true);
         expect(textOf(result)).toMatch(/This team lets members read only their own/);
-        expect(lastToolCall(t.bob.id, name)).toMatchObject({
+        expect(await lastToolCall(t.bob.id, name)).toMatchObject({
           status: 'refused',
           detail: { reason: 'teammates_work' },
         });
@@ -319,7 +319,7 @@ describe('reading teammates’ work is a team setting (default: yes)', () => {
         expect.arrayContaining([aliceSearch, bobSearch]),
       );
     } finally {
-      ok(setTeamSettings(ts.server.db, t.id, t.admin.id, { membersReadTeamWork: true }));
+      ok(await setTeamSettings(ts.server.db, t.id, t.admin.id, { membersReadTeamWork: true }));
     }
     expect((await call(t.bob, 'get_keyword_search', { search_id: aliceSearch })).isError).toBeFalsy();
   });

@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, workspaceMembers, writeReservations } from '../../src/db/schema/index.js';
 import { writesThisMonth } from '../../src/teams/write-cap.js';
 import type { Json } from '../helpers/harness.js';
 import { makeTeam, type Team } from '../helpers/team-fixture.js';
@@ -25,12 +24,11 @@ afterAll(async () => {
 
 const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
 
-function setCap(userId: string, cap: number | null) {
-  ts.server.db
-    .update(workspaceMembers)
+async function setCap(userId: string, cap: number | null) {
+  await ts.server.db
+    .orm.update(ts.server.db.t.workspaceMembers)
     .set({ monthlyWriteCap: cap })
-    .where(and(eq(workspaceMembers.workspaceId, t.id), eq(workspaceMembers.userId, userId)))
-    .run();
+    .where(and(eq(ts.server.db.t.workspaceMembers.workspaceId, t.id), eq(ts.server.db.t.workspaceMembers.userId, userId)));
 }
 
 async function searchesCreated(): Promise<number> {
@@ -44,8 +42,8 @@ describe('the monthly write cap under concurrency', () => {
     const { db } = ts.server;
     const first = await t.alice.client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
     expect(first.isError).toBeFalsy();
-    const used = writesThisMonth(db, t.id, t.alice.id);
-    setCap(t.alice.id, used + 1);
+    const used = await writesThisMonth(db, t.id, t.alice.id);
+    await setCap(t.alice.id, used + 1);
     const before = await searchesCreated();
 
     const results: Json[] = await Promise.all(
@@ -59,22 +57,21 @@ describe('the monthly write cap under concurrency', () => {
     expect(refused).toHaveLength(49);
     for (const r of refused) expect(r.content[0].text).toMatch(/^Monthly limit reached/);
     expect((await searchesCreated()) - before).toBe(1);
-    expect(writesThisMonth(db, t.id, t.alice.id)).toBe(used + 1);
-    const refusals = db
-      .select()
-      .from(auditEvents)
-      .where(and(eq(auditEvents.userId, t.alice.id), eq(auditEvents.status, 'refused')))
-      .all();
+    expect(await writesThisMonth(db, t.id, t.alice.id)).toBe(used + 1);
+    const refusals = (await db
+      .orm.select()
+      .from(ts.server.db.t.auditEvents)
+      .where(and(eq(ts.server.db.t.auditEvents.userId, t.alice.id), eq(ts.server.db.t.auditEvents.status, 'refused'))));
     expect(refusals).toHaveLength(49);
     expect(refusals.every((r) => JSON.parse(r.detail ?? '{}').reason === 'write_cap')).toBe(true);
     // Every reservation was released once its call was audited.
-    expect(db.select().from(writeReservations).all()).toEqual([]);
+    expect((await db.orm.select().from(ts.server.db.t.writeReservations))).toEqual([]);
   });
 
   it('a call upstream refuses (402) gives its reservation back: the next call still fits under the cap', async () => {
     const { db } = ts.server;
-    const used = writesThisMonth(db, t.id, t.bob.id);
-    setCap(t.bob.id, used + 1);
+    const used = await writesThisMonth(db, t.id, t.bob.id);
+    await setCap(t.bob.id, used + 1);
     await ts.control('PATCH', `/credentials/${t.token}`, { credits: 0 });
     const broke = await t.bob.client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
     expect(broke.isError).toBe(true);
@@ -84,6 +81,6 @@ describe('the monthly write cap under concurrency', () => {
     expect(next.isError).toBeFalsy();
     const after = await t.bob.client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
     expect(after.content[0].text).toMatch(/^Monthly limit reached/);
-    expect(db.select().from(writeReservations).all()).toEqual([]);
+    expect((await db.orm.select().from(ts.server.db.t.writeReservations))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadUpstreamCredential } from '../../src/accounts/credentials.js';
 import { getPersonalWorkspaceId } from '../../src/accounts/workspaces.js';
-import { users } from '../../src/db/schema/index.js';
+import { first } from '../../src/db/store/index.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { SecretBox } from '../../src/security/secrets.js';
 import { launchBrowser } from '../helpers/browser.js';
@@ -36,8 +36,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-function userId(): string {
-  const row = server.db.select().from(users).where(eq(users.email, EMAIL)).get();
+async function userId(): Promise<string> {
+  const row = (await first(server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, EMAIL))));
   if (!row) throw new Error('no user');
   return row.id;
 }
@@ -100,9 +100,9 @@ describe('a new user in the browser', () => {
     expect(await page.getByLabel('API token').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('User ID').inputValue()).toBe('my-user');
     expect(await page.locator('main').textContent()).toContain('No API credentials are linked');
-    const workspaceId = getPersonalWorkspaceId(server.db, userId()) ?? '';
+    const workspaceId = await getPersonalWorkspaceId(server.db, await userId()) ?? '';
     expect(
-      loadUpstreamCredential(server.db, new SecretBox(server.config.secretKeys), workspaceId, userId()),
+      await loadUpstreamCredential(server.db, new SecretBox(server.config.secretKeys), workspaceId, await userId()),
     ).toBeNull();
   });
 
@@ -111,12 +111,12 @@ describe('a new user in the browser', () => {
     await page.waitForURL(/done=saved/);
     expect(await page.getByRole('status').textContent()).toBe('Credentials verified and saved.');
 
-    const workspaceId = getPersonalWorkspaceId(server.db, userId()) ?? '';
-    const linked = loadUpstreamCredential(
+    const workspaceId = await getPersonalWorkspaceId(server.db, await userId()) ?? '';
+    const linked = await loadUpstreamCredential(
       server.db,
       new SecretBox(server.config.secretKeys),
       workspaceId,
-      userId(),
+      await userId(),
     );
     expect(linked?.token).toEqual(expect.any(String));
     expect(linked?.userId).toMatch(/^u_[0-9a-f]{16}$/);

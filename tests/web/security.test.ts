@@ -1,16 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  auditEvents,
-  invites,
-  sessions,
-  upstreamCredentials,
-  users,
-  workspaceMembers,
-  workspaces,
-} from '../../src/db/schema/index.js';
+import { first, scalar } from '../../src/db/store/index.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { hashToken, newToken } from '../../src/security/tokens.js';
 import { safeNext } from '../../src/web/next.js';
@@ -89,7 +81,11 @@ describe('sign-up and session cookie', () => {
     expect(res.status).toBe(400);
     expect(client.lastHtml).toContain('at most 256 characters');
     expect(client.lastHtml).not.toContain('x'.repeat(100));
-    expect(server.db.select().from(users).where(eq(users.email, 'not-an-email')).get()).toBeUndefined();
+    expect(
+      await first(
+        server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, 'not-an-email')),
+      ),
+    ).toBeUndefined();
   });
 
   it('escapes HTML and script typed into any field', async () => {
@@ -129,22 +125,26 @@ describe('sign-up and session cookie', () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
     expect(statuses.every((s) => s === 303 || s === 409)).toBe(true);
-    const rows = server.db.select().from(users).where(eq(users.email, email)).all();
-    expect(rows).toHaveLength(1);
-    const memberships = server.db
+    const rows = await server.db.orm
       .select()
-      .from(workspaceMembers)
-      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
-      .where(eq(workspaceMembers.userId, rows[0]?.id ?? ''))
-      .all();
+      .from(server.db.t.users)
+      .where(eq(server.db.t.users.email, email));
+    expect(rows).toHaveLength(1);
+    const memberships = await server.db.orm
+      .select()
+      .from(server.db.t.workspaceMembers)
+      .innerJoin(
+        server.db.t.workspaces,
+        eq(server.db.t.workspaces.id, server.db.t.workspaceMembers.workspaceId),
+      )
+      .where(eq(server.db.t.workspaceMembers.userId, rows[0]?.id ?? ''));
     expect(memberships).toHaveLength(1);
     // Every workspace has an owner: no orphan from a losing racer.
-    const orphans = server.db.$client
-      .prepare(
-        'SELECT count(*) AS n FROM workspaces w WHERE NOT EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = w.id)',
-      )
-      .get() as { n: number };
-    expect(orphans.n).toBe(0);
+    const orphans = await scalar(
+      server.db,
+      sql`SELECT count(*) FROM workspaces w WHERE NOT EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = w.id)`,
+    );
+    expect(Number(orphans)).toBe(0);
   });
 
   it('refuses sign-up with a clear page when SIGNUP is closed or invite-only', async () => {
@@ -171,18 +171,15 @@ describe('invite hook', () => {
     await owner.get('/account/credentials');
     const workspaceId = /name="workspace" value="([^"]+)"/.exec(owner.lastHtml)?.[1] ?? '';
     const token = newToken('invite');
-    server.db
-      .insert(invites)
-      .values({
-        id: newToken('invite'),
-        workspaceId,
-        tokenHash: hashToken(token),
-        role: 'member',
-        maxUses: 1,
-        expiresAt: Date.now() + 60_000,
-        createdAt: Date.now(),
-      })
-      .run();
+    await server.db.orm.insert(server.db.t.invites).values({
+      id: newToken('invite'),
+      workspaceId,
+      tokenHash: hashToken(token),
+      role: 'member',
+      maxUses: 1,
+      expiresAt: Date.now() + 60_000,
+      createdAt: Date.now(),
+    });
     server.config.signup = 'invite';
     try {
       const guest = new FormClient(server.url);
@@ -192,12 +189,16 @@ describe('invite hook', () => {
       const email = freshEmail();
       const res = await guest.post('/sign-up', { email, password: PASSWORD, invite: token });
       expect(res.status).toBe(303);
-      const user = server.db.select().from(users).where(eq(users.email, email)).get();
-      const roles = server.db
-        .select({ workspaceId: workspaceMembers.workspaceId, role: workspaceMembers.role })
-        .from(workspaceMembers)
-        .where(eq(workspaceMembers.userId, user?.id ?? ''))
-        .all();
+      const user = await first(
+        server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, email)),
+      );
+      const roles = await server.db.orm
+        .select({
+          workspaceId: server.db.t.workspaceMembers.workspaceId,
+          role: server.db.t.workspaceMembers.role,
+        })
+        .from(server.db.t.workspaceMembers)
+        .where(eq(server.db.t.workspaceMembers.userId, user?.id ?? ''));
       expect(roles).toContainEqual({ workspaceId, role: 'member' });
       expect(roles).toHaveLength(2);
       // Used up: the next person is refused with the clear page, and no account is made.
@@ -234,7 +235,9 @@ describe('CSRF', () => {
     await other.get('/sign-up');
     res = await client.post('/sign-up', { email, password: PASSWORD }, { csrf: other.csrf() });
     expect(res.status).toBe(403);
-    expect(server.db.select().from(users).where(eq(users.email, email)).get()).toBeUndefined();
+    expect(
+      await first(server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, email))),
+    ).toBeUndefined();
     // Same-site fetch metadata passes the origin layer on its own (browsers that omit Origin).
     res = await client.post(
       '/sign-up',
@@ -262,11 +265,12 @@ describe('CSRF', () => {
     );
     expect(res.status).toBe(403);
     expect(
-      server.db
-        .select()
-        .from(upstreamCredentials)
-        .where(eq(upstreamCredentials.workspaceId, workspace))
-        .get(),
+      await first(
+        server.db.orm
+          .select()
+          .from(server.db.t.upstreamCredentials)
+          .where(eq(server.db.t.upstreamCredentials.workspaceId, workspace)),
+      ),
     ).toBeUndefined();
     res = await client.post('/sign-out-everywhere', {}, { csrf: null });
     expect(res.status).toBe(403);
@@ -362,12 +366,13 @@ describe('sign-in', () => {
     );
 
     const client = await signedIn();
-    const user = server.db.select().from(users).orderBy(users.createdAt).all().at(-1);
-    server.db
-      .update(sessions)
+    const user = (
+      await server.db.orm.select().from(server.db.t.users).orderBy(server.db.t.users.createdAt)
+    ).at(-1);
+    await server.db.orm
+      .update(server.db.t.sessions)
       .set({ expiresAt: Date.now() - 1 })
-      .where(eq(sessions.userId, user?.id ?? ''))
-      .run();
+      .where(eq(server.db.t.sessions.userId, user?.id ?? ''));
     const res = await client.get('/account');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/sign-in?next=%2Faccount&reason=expired');
@@ -419,24 +424,24 @@ describe('sign-out', () => {
     expect((await laptop.signIn(email, PASSWORD)).status).toBe(303);
     expect((await phone.get('/account')).status).toBe(200);
     expect((await laptop.get('/account')).status).toBe(200);
-    const user = server.db.select().from(users).where(eq(users.email, email)).get();
+    const user = await first(
+      server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, email)),
+    );
     expect(
-      server.db
+      await server.db.orm
         .select()
-        .from(sessions)
-        .where(eq(sessions.userId, user?.id ?? ''))
-        .all(),
+        .from(server.db.t.sessions)
+        .where(eq(server.db.t.sessions.userId, user?.id ?? '')),
     ).toHaveLength(2);
 
     const res = await laptop.post('/sign-out-everywhere', {});
     expect(res.headers.get('location')).toBe('/sign-in?reason=signed_out_everywhere');
     expect((await phone.get('/account')).status).toBe(303);
     expect(
-      server.db
+      await server.db.orm
         .select()
-        .from(sessions)
-        .where(eq(sessions.userId, user?.id ?? ''))
-        .all(),
+        .from(server.db.t.sessions)
+        .where(eq(server.db.t.sessions.userId, user?.id ?? '')),
     ).toHaveLength(0);
   });
 });
@@ -459,11 +464,12 @@ describe('upstream credentials', () => {
     expect(client.lastHtml).toMatch(/id="token"[^>]*aria-invalid="true"/);
     expect(client.lastHtml).toContain('value="me"');
     expect(
-      server.db
-        .select()
-        .from(upstreamCredentials)
-        .where(eq(upstreamCredentials.workspaceId, workspace))
-        .get(),
+      await first(
+        server.db.orm
+          .select()
+          .from(server.db.t.upstreamCredentials)
+          .where(eq(server.db.t.upstreamCredentials.workspaceId, workspace)),
+      ),
     ).toBeUndefined();
 
     res = await client.post('/account/credentials', {
@@ -478,19 +484,23 @@ describe('upstream credentials', () => {
     expect(client.lastHtml).toContain(`••••${sandbox.token.slice(-4)}`);
     expect(client.lastHtml).not.toContain(sandbox.token);
     expect(client.lastHtml).toContain('analyst-7');
-    const row = server.db
-      .select()
-      .from(upstreamCredentials)
-      .where(eq(upstreamCredentials.workspaceId, workspace))
-      .get();
+    const row = await first(
+      server.db.orm
+        .select()
+        .from(server.db.t.upstreamCredentials)
+        .where(eq(server.db.t.upstreamCredentials.workspaceId, workspace)),
+    );
     expect(row?.tokenLast4).toBe(sandbox.token.slice(-4));
     expect(row?.tokenCiphertext).not.toContain(sandbox.token);
-    const user = server.db.select().from(users).where(eq(users.email, email)).get();
-    const member = server.db
-      .select()
-      .from(workspaceMembers)
-      .where(eq(workspaceMembers.userId, user?.id ?? ''))
-      .get();
+    const user = await first(
+      server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, email)),
+    );
+    const member = await first(
+      server.db.orm
+        .select()
+        .from(server.db.t.workspaceMembers)
+        .where(eq(server.db.t.workspaceMembers.userId, user?.id ?? '')),
+    );
     expect(member?.upstreamUserId).toBe('analyst-7');
 
     // Replace with a fresh sandbox token, honouring next.
@@ -509,19 +519,26 @@ describe('upstream credentials', () => {
     });
     expect(res.headers.get('location')).toBe('/authorize?x=1');
     expect(
-      server.db.select().from(upstreamCredentials).where(eq(upstreamCredentials.workspaceId, workspace)).get()
-        ?.tokenLast4,
+      (
+        await first(
+          server.db.orm
+            .select()
+            .from(server.db.t.upstreamCredentials)
+            .where(eq(server.db.t.upstreamCredentials.workspaceId, workspace)),
+        )
+      )?.tokenLast4,
     ).toBe(created.token.slice(-4));
 
     await client.get(`/account/credentials?workspace=${workspace}`);
     res = await client.post('/account/credentials/remove', { workspace });
     expect(res.headers.get('location')).toBe(`/account/credentials?workspace=${workspace}&done=removed`);
     expect(
-      server.db
-        .select()
-        .from(upstreamCredentials)
-        .where(eq(upstreamCredentials.workspaceId, workspace))
-        .get(),
+      await first(
+        server.db.orm
+          .select()
+          .from(server.db.t.upstreamCredentials)
+          .where(eq(server.db.t.upstreamCredentials.workspaceId, workspace)),
+      ),
     ).toBeUndefined();
   });
 
@@ -540,11 +557,12 @@ describe('upstream credentials', () => {
     });
     expect(res.status).toBe(404);
     expect(
-      server.db
-        .select()
-        .from(upstreamCredentials)
-        .where(eq(upstreamCredentials.workspaceId, workspace))
-        .get(),
+      await first(
+        server.db.orm
+          .select()
+          .from(server.db.t.upstreamCredentials)
+          .where(eq(server.db.t.upstreamCredentials.workspaceId, workspace)),
+      ),
     ).toBeUndefined();
   });
 
@@ -563,28 +581,42 @@ describe('upstream credentials', () => {
     expect(res.status).toBe(303);
     expect(sessionId).toMatch(/^sim_ss_/);
 
-    const dir = server.dataDir;
-    const files = readdirSync(dir).filter((f) => f.startsWith('test.db'));
-    expect(files).toContain('test.db-wal');
-    const bytes = Buffer.concat(files.map((f) => readFileSync(join(dir, f))));
+    const bytes = await storedBytes(server);
     // Sanity: the search can see what is there.
     expect(bytes.includes(Buffer.from(email))).toBe(true);
     const logs = JSON.stringify(server.logs);
     expect(logs).toContain('upstream credential linked');
     for (const secret of [password, sessionId, sessionId.slice(7), sandbox.token]) {
-      expect(bytes.includes(Buffer.from(secret)), `found ${secret.slice(0, 6)}… in the database files`).toBe(
-        false,
-      );
+      expect(bytes.includes(Buffer.from(secret)), `found ${secret.slice(0, 6)}… in the database`).toBe(false);
       expect(logs.includes(secret), `found ${secret.slice(0, 6)}… in the logs`).toBe(false);
     }
     // The audit trail has the events, without secrets.
-    const user = server.db.select().from(users).where(eq(users.email, email)).get();
-    const kinds = server.db
-      .select({ kind: auditEvents.kind })
-      .from(auditEvents)
-      .where(eq(auditEvents.userId, user?.id ?? ''))
-      .all()
-      .map((e) => e.kind);
+    const user = await first(
+      server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, email)),
+    );
+    const kinds = (
+      await server.db.orm
+        .select({ kind: server.db.t.auditEvents.kind })
+        .from(server.db.t.auditEvents)
+        .where(eq(server.db.t.auditEvents.userId, user?.id ?? ''))
+    ).map((e) => e.kind);
     expect(kinds).toEqual(['account_created', 'credential_linked']);
   });
 });
+
+/**
+ * What the database holds, as bytes to search: on SQLite the files themselves (database and WAL, so
+ * nothing hides in a page the tables no longer point to), on PostgreSQL every row of every table.
+ */
+async function storedBytes(server: TestServer): Promise<Buffer> {
+  if (server.engine === 'sqlite') {
+    const dir = server.dataDir;
+    const files = readdirSync(dir).filter((f) => f.startsWith('test.db'));
+    expect(files).toContain('test.db-wal');
+    return Buffer.concat(files.map((f) => readFileSync(join(dir, f))));
+  }
+  const rows = await Promise.all(
+    Object.values(server.db.t).map((table) => server.db.orm.select().from(table)),
+  );
+  return Buffer.from(JSON.stringify(rows));
+}
