@@ -1,13 +1,12 @@
 /**
  * Writes the bench's users, linked upstream credentials, OAuth client and grants straight into the
- * database file, with the same functions the pages and the token endpoint use, before the gateway
+ * database (the SQLite file or PostgreSQL), with the same functions the pages and the token endpoint use, before the gateway
  * starts (tests/helpers/grants.ts does the same for tests).
  */
 import { saveUpstreamCredential } from '../src/accounts/credentials.js';
 import { createUser } from '../src/accounts/users.js';
 import { loadConfig } from '../src/config.js';
-import { closeDatabase, type Db, openDatabase } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
+import { openMigratedStore, type Store, type StoreLocation } from '../src/db/store/index.js';
 import { clientMetadataSchema } from '../src/oauth/clients/metadata-schema.js';
 import { registerDynamicClient } from '../src/oauth/clients/repository.js';
 import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from '../src/oauth/grants.js';
@@ -31,7 +30,7 @@ export interface BenchData {
 
 const ACCESS_TTL_MS = 3600 * 1000;
 
-async function grantFor(db: Db, secrets: SecretBox, n: number, upstreamToken: string | null) {
+async function grantFor(db: Store, secrets: SecretBox, n: number, upstreamToken: string | null) {
   const created = await createUser(db, {
     email: `bench-${n}@example.com`,
     password: 'correct horse battery staple',
@@ -49,7 +48,7 @@ async function grantFor(db: Db, secrets: SecretBox, n: number, upstreamToken: st
   return { userId: created.user.id, workspaceId: created.personalWorkspaceId };
 }
 
-function mint(db: Db, clientId: string, who: { userId: string; workspaceId: string }) {
+async function mint(db: Store, clientId: string, who: { userId: string; workspaceId: string }) {
   const code = await createAuthorizationCode(db, {
     clientId,
     ...who,
@@ -59,20 +58,26 @@ function mint(db: Db, clientId: string, who: { userId: string; workspaceId: stri
     resource: `${PUBLIC_URL}/mcp`,
   });
   const row = await findCode(db, code);
-  if (!row || !await claimCode(db, row.codeHash)) throw new Error('could not claim a bench code');
+  if (!row || !(await claimCode(db, row.codeHash))) throw new Error('could not claim a bench code');
   return await issueGrantForCode(db, row, ACCESS_TTL_MS);
 }
 
 export async function setupDatabase(
-  databasePath: string,
+  /** The SQLite file's path, or where the database is (DATABASE_URL for PostgreSQL). */
+  location: string | StoreLocation,
   upstreamTokens: string[],
   refreshPoolSize: number,
 ): Promise<BenchData> {
-  const config = loadConfig({ DATABASE_PATH: databasePath, SECRET_KEY, PUBLIC_URL, LOG_LEVEL: 'silent' });
+  const where = typeof location === 'string' ? { databasePath: location } : location;
+  const config = loadConfig({
+    DATABASE_PATH: where.databasePath,
+    SECRET_KEY,
+    PUBLIC_URL,
+    LOG_LEVEL: 'silent',
+  });
   const secrets = new SecretBox(config.secretKeys);
-  const db = openDatabase(databasePath);
+  const { store: db } = await openMigratedStore(where);
   try {
-    migrate(db);
     const { client } = await registerDynamicClient(
       db,
       clientMetadataSchema.parse({
@@ -86,16 +91,15 @@ export async function setupDatabase(
     const grants: BenchGrant[] = [];
     for (const [i, upstreamToken] of upstreamTokens.entries()) {
       const who = await grantFor(db, secrets, i, upstreamToken);
-      const t = mint(db, clientId, who);
+      const t = await mint(db, clientId, who);
       grants.push({ accessToken: t.access_token, refreshToken: t.refresh_token, upstreamToken });
     }
     const poolOwner = await grantFor(db, secrets, upstreamTokens.length, null);
-    const refreshPool = Array.from(
-      { length: refreshPoolSize },
-      () => mint(db, clientId, poolOwner).refresh_token,
-    );
+    const refreshPool: string[] = [];
+    for (let i = 0; i < refreshPoolSize; i++)
+      refreshPool.push((await mint(db, clientId, poolOwner)).refresh_token);
     return { clientId, grants, refreshPool };
   } finally {
-    closeDatabase(db);
+    await db.close();
   }
 }

@@ -1,5 +1,6 @@
 /**
- * Brute-force limits of the account pages (per instance, DESIGN.md §7). Sign-in counts failures, so a
+ * Brute-force limits of the account pages, counted in the database so they hold across instances
+ * (accounts/rate-limits.ts, DESIGN.md §7). Sign-in counts failures, so a
  * person who types their password right is never slowed down; sign-up counts attempts that reach
  * password hashing.
  */

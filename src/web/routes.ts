@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Store } from '../db/store/index.js';
 import type { AppEnv } from '../http/env.js';
 import type { SecretBox } from '../security/secrets.js';
 import { accountPageRoutes } from './account/routes.js';
@@ -13,7 +13,7 @@ import { signUpRoutes } from './sign-up/routes.js';
 
 export interface WebRoutesDeps {
   config: Config;
-  db: Db;
+  db: Store;
   secrets: SecretBox;
   upstream: { searchUrl: string; agentUrl: string };
   tools: ReadonlyArray<{ name: string; summary: string }>;

@@ -68,9 +68,9 @@ export function requireUserMiddleware(): MiddlewareHandler<AppEnv> {
  * Signs the browser in as `userId` with a new session id, ending the one it held: an id planted
  * before sign-in is never promoted (no session fixation).
  */
-export function startSession(c: Context, db: Db, config: Config, userId: string): void {
+export async function startSession(c: Context, db: Store, config: Config, userId: string): Promise<void> {
   const previous = sessionToken(c, config);
-  if (previous) endSession(db, previous);
-  const token = createSession(db, userId, c.req.header('user-agent') ?? null);
+  if (previous) await endSession(db, previous);
+  const token = await createSession(db, userId, c.req.header('user-agent') ?? null);
   writeCookie(c, config, cookiePolicy(config).sessionName, token, SESSION_COOKIE_MAX_AGE_S);
 }

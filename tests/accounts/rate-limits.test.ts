@@ -29,7 +29,9 @@ describe(`rate limits counted in the database (${testEngine()})`, () => {
     expect(refused && !refused.allowed && refused.retryAfterSeconds).toBeGreaterThan(0);
     // Another key, and another limit on the same key, count apart.
     expect((await limiters[0]?.hit('198.51.100.8'))?.allowed).toBe(true);
-    expect((await new SharedRateLimiter(db, config, 'other-limit', rule).hit('198.51.100.7')).allowed).toBe(true);
+    expect((await new SharedRateLimiter(db, config, 'other-limit', rule).hit('198.51.100.7')).allowed).toBe(
+      true,
+    );
   });
 
   it('check() records nothing, record() counts, reset() forgets', async () => {

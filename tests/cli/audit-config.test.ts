@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliWorkspace, cliWorkspace, lines, runCli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/process.js';
 import { TEST_SECRET_KEY } from '../helpers/temp.js';
-import { type CliWorkspace, cliWorkspace, lines, runCli } from '../helpers/cli.js';
 
 let ws: CliWorkspace;
 beforeAll(async () => {

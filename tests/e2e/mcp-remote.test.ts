@@ -132,9 +132,16 @@ describe('mcp-remote (npm) as the client', () => {
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('resource')).toBe(server.config.resourceUrl);
     const clientId = authorize.searchParams.get('client_id') ?? '';
-    expect((await first(server.db.orm.select().from(server.db.t.oauthClients).where(eq(server.db.t.oauthClients.id, clientId))))?.kind).toBe(
-      'dcr',
-    );
+    expect(
+      (
+        await first(
+          server.db.orm
+            .select()
+            .from(server.db.t.oauthClients)
+            .where(eq(server.db.t.oauthClients.id, clientId)),
+        )
+      )?.kind,
+    ).toBe('dcr');
 
     // What the person does in the browser mcp-remote would have opened.
     await page.goto(`${server.url}/sign-up`);
@@ -184,10 +191,10 @@ describe('mcp-remote (npm) as the client', () => {
     else expect(viaRemote).toEqual({ error: -32601 });
 
     // The sign-in made one live grant for mcp-remote's client, with every scope it asked for.
-    const grants = (await server.db
-      .orm.select()
+    const grants = await server.db.orm
+      .select()
       .from(server.db.t.oauthGrants)
-      .where(and(eq(server.db.t.oauthGrants.clientId, clientId), isNull(server.db.t.oauthGrants.revokedAt))));
+      .where(and(eq(server.db.t.oauthGrants.clientId, clientId), isNull(server.db.t.oauthGrants.revokedAt)));
     expect(grants).toHaveLength(1);
     expect(grants[0]?.scopes.split(' ').sort()).toEqual(
       (authorize.searchParams.get('scope') ?? '').split(' ').sort(),

@@ -76,9 +76,12 @@ async function grantCount(): Promise<number> {
 
 /** Ends every access token of the client's grants, as an hour passing would. */
 async function expireAccessTokens(clientId: string) {
-  for (const grant of (await server.db.orm.select().from(server.db.t.oauthGrants).where(eq(server.db.t.oauthGrants.clientId, clientId)))) {
-    await server.db
-      .orm.update(server.db.t.oauthTokens)
+  for (const grant of await server.db.orm
+    .select()
+    .from(server.db.t.oauthGrants)
+    .where(eq(server.db.t.oauthGrants.clientId, clientId))) {
+    await server.db.orm
+      .update(server.db.t.oauthTokens)
       .set({ expiresAt: Date.now() - 1000 })
       .where(and(eq(server.db.t.oauthTokens.grantId, grant.id), eq(server.db.t.oauthTokens.kind, 'access')));
   }
@@ -100,7 +103,11 @@ describe('a new person connects MCP clients', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForLoadState();
-    expect((await firstRow(server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, EMAIL))))).toBeTruthy();
+    expect(
+      await firstRow(
+        server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, EMAIL)),
+      ),
+    ).toBeTruthy();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForLoadState();
   });
@@ -165,10 +172,9 @@ describe('other clients of the same person', () => {
     expect((await client.listTools()).tools).toHaveLength(31);
     // Connecting a second app added a grant and revoked none (DESIGN.md §4).
     expect(await grantCount()).toBe(grantsBefore + 1);
-    const live = (await server.db
-      .orm.select()
-      .from(server.db.t.oauthGrants))
-      .filter((g) => g.revokedAt === null);
+    const live = (await server.db.orm.select().from(server.db.t.oauthGrants)).filter(
+      (g) => g.revokedAt === null,
+    );
     expect(live.length).toBeGreaterThanOrEqual(1);
     await client.close();
   });
@@ -208,7 +214,12 @@ describe('other clients of the same person', () => {
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
     const usage = await client.callTool({ name: 'usage', arguments: {} });
     expect(usage.isError).toBeFalsy();
-    const grant = (await firstRow(server.db.orm.select().from(server.db.t.oauthGrants).where(eq(server.db.t.oauthGrants.clientId, clientId))));
+    const grant = await firstRow(
+      server.db.orm
+        .select()
+        .from(server.db.t.oauthGrants)
+        .where(eq(server.db.t.oauthGrants.clientId, clientId)),
+    );
     expect(grant?.revokedAt).toBeNull();
     await client.close();
   });

@@ -47,21 +47,32 @@ beforeAll(async () => {
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.waitForURL(/\/account/);
-  personId = (
-    (await ts.server.sql.get('SELECT id FROM users WHERE email = ?', EMAIL)) as { id: string }
-  ).id;
+  personId = ((await ts.server.sql.get('SELECT id FROM users WHERE email = ?', EMAIL)) as { id: string }).id;
   personalId = (
-    (await ts.server.sql.get("SELECT id FROM workspaces WHERE kind = 'personal' AND id IN (SELECT workspace_id FROM workspace_members WHERE user_id = ?)", personId)) as { id: string }
+    (await ts.server.sql.get(
+      "SELECT id FROM workspaces WHERE kind = 'personal' AND id IN (SELECT workspace_id FROM workspace_members WHERE user_id = ?)",
+      personId,
+    )) as { id: string }
   ).id;
   // A team whose admin made them read-only (the member settings page writes max_scopes).
   teamId = newId();
   const now = Date.now();
-    (await ts.server.sql.run('INSERT INTO workspaces (id, name, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', teamId,
+  await ts.server.sql.run(
+    'INSERT INTO workspaces (id, name, kind, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    teamId,
     TEAM,
     'team',
     now,
-    now));
-  (await ts.server.sql.run('INSERT INTO workspace_members (workspace_id, user_id, role, max_scopes, created_at) VALUES (?, ?, ?, ?, ?)', teamId, personId, 'member', 'searches:read agent:read account:read', now));
+    now,
+  );
+  await ts.server.sql.run(
+    'INSERT INTO workspace_members (workspace_id, user_id, role, max_scopes, created_at) VALUES (?, ?, ?, ?, ?)',
+    teamId,
+    personId,
+    'member',
+    'searches:read agent:read account:read',
+    now,
+  );
   for (const workspaceId of [personalId, teamId]) {
     const { token } = await ts.control('POST', '/credentials', { credits: 1000 });
     await saveUpstreamCredential(ts.server.db, ts.server.secrets, {
@@ -111,7 +122,11 @@ async function decideInBrowser(
 }
 
 async function liveGrants(clientId: string): Promise<Array<{ scopes: string; workspace_id: string }>> {
-  return (await ts.server.sql.all('SELECT scopes, workspace_id FROM oauth_grants WHERE client_id = ? AND user_id = ? AND revoked_at IS NULL', clientId, personId)) as Array<{ scopes: string; workspace_id: string }>;
+  return (await ts.server.sql.all(
+    'SELECT scopes, workspace_id FROM oauth_grants WHERE client_id = ? AND user_id = ? AND revoked_at IS NULL',
+    clientId,
+    personId,
+  )) as Array<{ scopes: string; workspace_id: string }>;
 }
 
 function clientIdOf(provider: MemoryOAuthProvider): string {
@@ -231,7 +246,10 @@ describe('Ceiling allows the scope but the grant lacks it: 403 insufficient_scop
 
 describe("Scope outside the member's ceiling: a tool error, never a 403 no re-authorization can win", () => {
   async function ceilingRefusals(clientId: string) {
-    return (await ts.server.sql.all("SELECT tool, status, detail FROM audit_events WHERE kind = 'tool_call' AND client_id = ? AND status = 'refused'", clientId)) as Array<{ tool: string; status: string; detail: string }>;
+    return (await ts.server.sql.all(
+      "SELECT tool, status, detail FROM audit_events WHERE kind = 'tool_call' AND client_id = ? AND status = 'refused'",
+      clientId,
+    )) as Array<{ tool: string; status: string; detail: string }>;
   }
 
   async function expectRefusedWithoutLoop(

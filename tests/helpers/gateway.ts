@@ -5,10 +5,11 @@
 import { connect, createServer as createTcpServer } from 'node:net';
 import type { AppDeps } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { Db } from '../../src/db/client.js';
+import type { Engine, OpenStore } from '../../src/db/store/index.js';
 import { SecretBox } from '../../src/security/secrets.js';
 import type { ServerLimits } from '../../src/server.js';
 import { type Spawned, spawnProcess } from './process.js';
+import type { RawSql } from './raw-sql.js';
 import { startTestServer, type TestServer } from './server.js';
 import { TEST_SECRET_KEY } from './temp.js';
 
@@ -30,8 +31,10 @@ export function startServer(options: ServerOptions = {}): Promise<TestServer> {
   });
 }
 
-export function count(db: Db, table: string): number {
-  return (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+/** Rows of `table` (with an optional WHERE clause after the name), through plain SQL. */
+export async function count(sql: RawSql, table: string): Promise<number> {
+  const row = await sql.get<{ n: number | string }>(`SELECT count(*) AS n FROM ${table}`);
+  return Number(row?.n ?? 0);
 }
 
 /** A port free right now (bound and released), for processes that must come back on the same one. */
@@ -61,6 +64,8 @@ export interface Gateway {
  */
 export async function spawnGateway(options: {
   databasePath: string;
+  /** PostgreSQL instead of the SQLite file: every gateway given it shares the one database. */
+  databaseUrl?: string;
   publicUrl: string;
   port?: number;
   env?: Record<string, string>;
@@ -71,6 +76,7 @@ export async function spawnGateway(options: {
     HOST: '127.0.0.1',
     PUBLIC_URL: options.publicUrl,
     DATABASE_PATH: options.databasePath,
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     SECRET_KEY: TEST_SECRET_KEY,
     LOG_LEVEL: 'info',
     UPSTREAM_SEARCH_URL: 'http://127.0.0.1:9',
@@ -95,16 +101,25 @@ export async function spawnGateway(options: {
 }
 
 /** A TestServer-shaped view of a spawned gateway, for the oauth-http helpers (url, config, db). */
-export function asTestServer(url: string, db: Db, publicUrl: string): TestServer {
+export function asTestServer(
+  url: string,
+  db: OpenStore,
+  publicUrl: string,
+  location: { databasePath: string; databaseUrl?: string },
+  sql: RawSql,
+): TestServer {
   const config = loadConfig({
     PUBLIC_URL: publicUrl,
     SECRET_KEY: TEST_SECRET_KEY,
-    DATABASE_PATH: db.$client.name,
+    DATABASE_PATH: location.databasePath,
+    ...(location.databaseUrl ? { DATABASE_URL: location.databaseUrl } : {}),
   });
   return {
     url,
     config,
     db,
+    engine: db.engine as Engine,
+    sql,
     app: undefined as never,
     secrets: new SecretBox(config.secretKeys),
     dataDir: '',

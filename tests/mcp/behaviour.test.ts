@@ -533,7 +533,9 @@ describe('audit', () => {
     await client.callTool({ name: 'get_integration_setup', arguments: {} });
     await client.callTool({ name: 'submit_keyword_search', arguments: { query: 'secret-query-text' } });
     await client.callTool({ name: 'get_agent_run', arguments: { run_id: 'nope' } });
-    const rows = (await h.server.sql.all("SELECT * FROM audit_events WHERE kind = 'tool_call' ORDER BY id DESC LIMIT 3")) as Json[];
+    const rows = (await h.server.sql.all(
+      "SELECT * FROM audit_events WHERE kind = 'tool_call' ORDER BY id DESC LIMIT 3",
+    )) as Json[];
     expect(rows.map((r) => [r.tool, r.status]).reverse()).toEqual([
       ['get_integration_setup', 'ok'],
       ['submit_keyword_search', '402'],

@@ -7,8 +7,7 @@
 import { type AuthInfo, createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
+import { openMigratedStore } from '../../src/db/store/index.js';
 import { createLogger } from '../../src/logger.js';
 import type { Caller } from '../../src/mcp/caller.js';
 import { createMcpHttpHandler } from '../../src/mcp/handler.js';
@@ -26,8 +25,7 @@ const config = loadConfig({
   SECRET_KEY: TEST_SECRET_KEY,
   LOG_LEVEL: 'silent',
 });
-const db = openDatabase(config.databasePath);
-migrate(db);
+const { store: db } = await openMigratedStore({ databasePath: config.databasePath });
 const logger = createLogger('silent');
 const caller: Caller = {
   grantId: 'g',
@@ -171,5 +169,5 @@ for (const http of [false, true]) {
 await ours.close();
 await naive.close();
 await server.close(1_000);
-db.$client.close();
+await db.close();
 dir.remove();

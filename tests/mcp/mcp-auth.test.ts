@@ -82,7 +82,11 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
 
   it('RFC 6750 §3.1: an expired token → 401 invalid_token', async () => {
     const g = await grantForClient(server, user, clientId);
-    (await server.sql.run('UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?', Date.now() - 1, hashToken(g.accessToken)));
+    await server.sql.run(
+      'UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?',
+      Date.now() - 1,
+      hashToken(g.accessToken),
+    );
     await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
   });
 
@@ -94,7 +98,11 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
 
   it('RFC 8707 §2 / MCP authorization (token audience): a token issued for another resource → 401 invalid_token', async () => {
     const g = await grantForClient(server, user, clientId);
-    (await server.sql.run('UPDATE oauth_grants SET resource = ? WHERE id = (SELECT grant_id FROM oauth_tokens WHERE token_hash = ?)', 'https://other.example/mcp', hashToken(g.accessToken)));
+    await server.sql.run(
+      'UPDATE oauth_grants SET resource = ? WHERE id = (SELECT grant_id FROM oauth_tokens WHERE token_hash = ?)',
+      'https://other.example/mcp',
+      hashToken(g.accessToken),
+    );
     await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
   });
 
@@ -107,10 +115,18 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
     const member = await signedInUser(server);
     const g = await grantForClient(server, member, clientId);
     expect((await mcpPost(server, g.accessToken, INITIALIZE)).status).toBe(200);
-    (await server.sql.run('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?', member.workspaceId, member.userId));
+    await server.sql.run(
+      'DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?',
+      member.workspaceId,
+      member.userId,
+    );
     await expectInvalidToken(await mcpPost(server, g.accessToken, INITIALIZE));
     // A membership that ended without its grants being revoked: the grant ends now, with the reason.
-    const grant = (await server.sql.get('SELECT revoked_at, revoked_reason FROM oauth_grants WHERE user_id = ? AND client_id = ?', member.userId, clientId)) as { revoked_at: number | null; revoked_reason: string | null };
+    const grant = (await server.sql.get(
+      'SELECT revoked_at, revoked_reason FROM oauth_grants WHERE user_id = ? AND client_id = ?',
+      member.userId,
+      clientId,
+    )) as { revoked_at: number | null; revoked_reason: string | null };
     expect(grant.revoked_at).not.toBeNull();
     expect(grant.revoked_reason).toBe('member_removed');
     expect(await accessRefusals(member.userId)).toEqual([
@@ -122,7 +138,13 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
     const owner = await signedInUser(server);
     const member = await signedInUser(server);
     const teamId = ok(await createTeam(server.db, owner.userId, 'Refusal Audit Team'));
-    (await server.sql.run('INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)', teamId, member.userId, 'member', Date.now()));
+    await server.sql.run(
+      'INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)',
+      teamId,
+      member.userId,
+      'member',
+      Date.now(),
+    );
     await saveUpstreamCredential(server.db, server.secrets, {
       workspaceId: teamId,
       linkedBy: owner.userId,
@@ -156,7 +178,10 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
 });
 
 async function accessRefusals(userId: string) {
-  return (await server.sql.all("SELECT status, detail FROM audit_events WHERE kind = 'access_refused' AND user_id = ?", userId));
+  return await server.sql.all(
+    "SELECT status, detail FROM audit_events WHERE kind = 'access_refused' AND user_id = ?",
+    userId,
+  );
 }
 
 function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T {

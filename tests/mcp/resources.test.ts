@@ -151,7 +151,9 @@ describe.each([
     );
     expect(String(error?.message)).toMatch(/get_keyword_search needs the searches:read permission/);
     await agentOnly.close();
-    const rows = (await h.server.sql.all("SELECT tool, status, detail FROM audit_events WHERE kind = 'tool_call' ORDER BY id DESC LIMIT 1")) as Json[];
+    const rows = (await h.server.sql.all(
+      "SELECT tool, status, detail FROM audit_events WHERE kind = 'tool_call' ORDER BY id DESC LIMIT 1",
+    )) as Json[];
     expect(rows[0].tool).toBe('get_keyword_search');
     expect(JSON.parse(rows[0].detail)).toMatchObject({ via: 'resource', reason: 'insufficient_scope' });
   });

@@ -89,10 +89,12 @@ describe('metric hooks', () => {
         });
       expect((await refresh(refreshToken)).status).toBe(200);
       // The rotated token comes back long after the grace window: theft, the family is revoked.
-      await server.db
-        .orm.update(server.db.t.oauthTokens)
+      await server.db.orm
+        .update(server.db.t.oauthTokens)
         .set({ rotatedAt: Date.now() - 3_600_000 })
-        .where(and(eq(server.db.t.oauthTokens.kind, 'refresh'), isNotNull(server.db.t.oauthTokens.rotatedAt)));
+        .where(
+          and(eq(server.db.t.oauthTokens.kind, 'refresh'), isNotNull(server.db.t.oauthTokens.rotatedAt)),
+        );
       expect((await refresh(refreshToken)).status).toBe(400);
     }, series);
     expect(moved).toEqual([2, 1, 1, 1, 1, 1]);

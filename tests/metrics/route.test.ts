@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenStore } from '../../src/db/store/index.js';
 import { metricsRoutes } from '../../src/metrics/route.js';
 import { testEngine } from '../helpers/engine.js';
+import { sample } from '../helpers/prometheus.js';
 import { openRawSql, type RawSql } from '../helpers/raw-sql.js';
 import { migratedTestStore, type TestStore } from '../helpers/stores.js';
-import { sample } from '../helpers/prometheus.js';
 
 let ctx: TestStore;
 let db: OpenStore;
@@ -127,7 +127,9 @@ describe('/metrics', () => {
 async function databaseBytes(): Promise<number> {
   const row =
     db.engine === 'sqlite'
-      ? await raw.get<{ n: number }>('SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()')
+      ? await raw.get<{ n: number }>(
+          'SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()',
+        )
       : await raw.get<{ n: number }>('SELECT pg_database_size(current_database()) AS n');
   return Number(row?.n);
 }

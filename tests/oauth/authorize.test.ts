@@ -83,7 +83,11 @@ describe('client and redirect errors are shown, never redirected (RFC 6749 §4.1
 
   it('RFC 8252 §7.1: a redirect URI registered before its scheme was refused is not used (HTML 400)', async () => {
     const stale = await registerClient(server);
-    (await server.sql.run('UPDATE oauth_clients SET redirect_uris = ? WHERE id = ?', JSON.stringify(['search-ms:query=x']), stale.client_id));
+    await server.sql.run(
+      'UPDATE oauth_clients SET redirect_uris = ? WHERE id = ?',
+      JSON.stringify(['search-ms:query=x']),
+      stale.client_id,
+    );
     const res = await browserGet(
       authorizeUrl(server, { clientId: stale.client_id, challenge, redirectUri: 'search-ms:query=x' }),
       user.cookie,

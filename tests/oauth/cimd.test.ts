@@ -175,7 +175,7 @@ describe('a metadata document client, end to end (CIMD draft §3–§4)', () => 
     expect((row?.expires_at ?? 0) - Date.now()).toBeGreaterThan(590_000);
     expect((row?.expires_at ?? 0) - Date.now()).toBeLessThanOrEqual(600_000);
     // Once the cached copy is stale, the next authorize fetches it again.
-    (await dev.sql.run('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, clientId));
+    await dev.sql.run('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, clientId);
     const again = await browserGet(authorizeUrl(dev, { clientId, challenge: pkce().challenge }), user.cookie);
     expect(again.status).toBe(200);
     expect(hits.get('/cached.json')).toBe(2);
@@ -260,7 +260,10 @@ describe('documents that are refused, with a clear page and nothing issued (CIMD
     );
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Allow');
-    const row = (await dev.sql.get('SELECT client_uri FROM oauth_clients WHERE id = ?', url('/cosmetic.json'))) as { client_uri: string | null };
+    const row = (await dev.sql.get(
+      'SELECT client_uri FROM oauth_clients WHERE id = ?',
+      url('/cosmetic.json'),
+    )) as { client_uri: string | null };
     expect(row.client_uri).toBeNull();
   });
 

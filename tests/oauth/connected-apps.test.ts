@@ -37,7 +37,11 @@ async function newApp(): Promise<{ clientId: string; name: string }> {
 }
 
 async function liveGrants(clientId: string): Promise<Array<{ id: string; scopes: string }>> {
-  return (await server.sql.all('SELECT id, scopes FROM oauth_grants WHERE client_id = ? AND user_id = ? AND revoked_at IS NULL', clientId, user.userId)) as Array<{ id: string; scopes: string }>;
+  return (await server.sql.all(
+    'SELECT id, scopes FROM oauth_grants WHERE client_id = ? AND user_id = ? AND revoked_at IS NULL',
+    clientId,
+    user.userId,
+  )) as Array<{ id: string; scopes: string }>;
 }
 
 /** How many rows the person's "Connected apps" page shows for the app. */
@@ -105,7 +109,10 @@ describe('One connected-app row per (person, client, workspace)', () => {
     expect(exchanged.map((r) => r.status)).toEqual(Array(6).fill(200));
     const [grant] = await liveGrants(app.clientId);
     expect(await liveGrants(app.clientId)).toHaveLength(1);
-    const families = (await server.sql.get('SELECT count(DISTINCT family_id) AS n FROM oauth_tokens WHERE grant_id = ?', grant?.id)) as { n: number };
+    const families = (await server.sql.get(
+      'SELECT count(DISTINCT family_id) AS n FROM oauth_tokens WHERE grant_id = ?',
+      grant?.id,
+    )) as { n: number };
     expect(families.n).toBe(7);
   });
 

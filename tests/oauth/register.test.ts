@@ -273,7 +273,9 @@ describe('malformed registrations (RFC 7591 §3.2.2)', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.client_uri).toBe('https://app.example.com');
-    expect((await clientRow(res.body.client_id as string))?.logo_uri).toBe('https://app.example.com/logo.png');
+    expect((await clientRow(res.body.client_id as string))?.logo_uri).toBe(
+      'https://app.example.com/logo.png',
+    );
   });
 
   it('RFC 7591 §2: unknown metadata members are ignored, not refused', async () => {
@@ -313,7 +315,7 @@ describe('DCR hygiene (DESIGN §4)', () => {
 
   it('DESIGN §4: a client deleted by housekeeping is unknown at the token endpoint → 401 invalid_client', async () => {
     const res = await register({});
-    (await server.sql.run('DELETE FROM oauth_clients WHERE id = ?', res.body.client_id));
+    await server.sql.run('DELETE FROM oauth_clients WHERE id = ?', res.body.client_id);
     const token = await tokenRequest(server, {
       grant_type: 'refresh_token',
       refresh_token: 'sim_rt_whatever',

@@ -86,7 +86,10 @@ describe('authorization_code exchange (RFC 6749 §4.1.3, OAuth 2.1 §4.1.3)', ()
     const { code, verifier } = await freshCode({ scope: 'agent:read account:read' });
     const res = await exchangeCode(server, { clientId, code, verifier });
     expect(res.body.scope).toBe('agent:read account:read');
-    const row = (await server.sql.get('SELECT scopes FROM oauth_tokens WHERE token_hash = ?', hashToken(res.body.access_token as string))) as { scopes: string };
+    const row = (await server.sql.get(
+      'SELECT scopes FROM oauth_tokens WHERE token_hash = ?',
+      hashToken(res.body.access_token as string),
+    )) as { scopes: string };
     expect(row.scopes).toBe('agent:read account:read');
   });
 });
@@ -113,9 +116,16 @@ describe('the code is single-use, short-lived and bound (RFC 6749 §4.1.2, §10.
 
   it('DESIGN §4: a code older than 60 s → invalid_grant, nothing issued', async () => {
     const { code, verifier } = await freshCode();
-    const row = (await server.sql.get('SELECT created_at, expires_at FROM oauth_codes WHERE code_hash = ?', hashToken(code))) as { created_at: number; expires_at: number };
+    const row = (await server.sql.get(
+      'SELECT created_at, expires_at FROM oauth_codes WHERE code_hash = ?',
+      hashToken(code),
+    )) as { created_at: number; expires_at: number };
     expect(row.expires_at - row.created_at).toBeLessThanOrEqual(60_000);
-    (await server.sql.run('UPDATE oauth_codes SET expires_at = ? WHERE code_hash = ?', Date.now() - 1, hashToken(code)));
+    await server.sql.run(
+      'UPDATE oauth_codes SET expires_at = ? WHERE code_hash = ?',
+      Date.now() - 1,
+      hashToken(code),
+    );
     const before = await grantCount();
     const res = await exchangeCode(server, { clientId, code, verifier });
     expect(res.status).toBe(400);
@@ -163,7 +173,10 @@ describe('the code is single-use, short-lived and bound (RFC 6749 §4.1.2, §10.
     expect(right.body.error).toBe('invalid_grant');
     expect(right.body).not.toHaveProperty('access_token');
     expect(await grantCount()).toBe(before);
-    const row = (await server.sql.get('SELECT used_at, grant_id FROM oauth_codes WHERE code_hash = ?', hashToken(code))) as { used_at: number | null; grant_id: string | null };
+    const row = (await server.sql.get(
+      'SELECT used_at, grant_id FROM oauth_codes WHERE code_hash = ?',
+      hashToken(code),
+    )) as { used_at: number | null; grant_id: string | null };
     expect(row.used_at).not.toBeNull();
     expect(row.grant_id).toBeNull();
   });

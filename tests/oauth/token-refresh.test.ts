@@ -90,7 +90,11 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     const g = await grantForClient(server, user, clientId);
     const next = await refresh(g.refreshToken);
     expect(next.status).toBe(200);
-    (await server.sql.run('UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?', Date.now() - REFRESH_GRACE_MS - 1_000, hashToken(g.refreshToken)));
+    await server.sql.run(
+      'UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?',
+      Date.now() - REFRESH_GRACE_MS - 1_000,
+      hashToken(g.refreshToken),
+    );
     const reuse = await refresh(g.refreshToken);
     expect(reuse.status).toBe(400);
     expect(reuse.body.error).toBe('invalid_grant');
@@ -106,7 +110,11 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     const victim = await grantForClient(server, user, clientId);
     const bystander = await grantForClient(server, user, clientId);
     await refresh(victim.refreshToken);
-    (await server.sql.run('UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?', Date.now() - REFRESH_GRACE_MS - 1_000, hashToken(victim.refreshToken)));
+    await server.sql.run(
+      'UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?',
+      Date.now() - REFRESH_GRACE_MS - 1_000,
+      hashToken(victim.refreshToken),
+    );
     expect((await refresh(victim.refreshToken)).status).toBe(400);
     expect(await mcpStatus(server, bystander.accessToken)).toBe(200);
     expect((await refresh(bystander.refreshToken)).status).toBe(200);
@@ -135,7 +143,10 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 400, 400, 400, 400, 400, 400, 400, 400]);
     for (const r of results.filter((r) => r.status === 400)) expect(r.body.error).toBe('invalid_grant');
-    const minted = (await server.sql.get("SELECT count(*) AS n FROM oauth_tokens WHERE family_id = (SELECT family_id FROM oauth_tokens WHERE token_hash = ?) AND kind = 'refresh'", hashToken(g.refreshToken))) as { n: number };
+    const minted = (await server.sql.get(
+      "SELECT count(*) AS n FROM oauth_tokens WHERE family_id = (SELECT family_id FROM oauth_tokens WHERE token_hash = ?) AND kind = 'refresh'",
+      hashToken(g.refreshToken),
+    )) as { n: number };
     expect(minted.n).toBe(3);
   });
 });
@@ -200,7 +211,11 @@ describe('invalid refresh requests (RFC 6749 §5.2, §6)', () => {
 
   it('RFC 6749 §6: an expired refresh token → invalid_grant', async () => {
     const g = await grantForClient(server, user, clientId);
-    (await server.sql.run('UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?', Date.now() - 1, hashToken(g.refreshToken)));
+    await server.sql.run(
+      'UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?',
+      Date.now() - 1,
+      hashToken(g.refreshToken),
+    );
     const res = await refresh(g.refreshToken);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');

@@ -1,38 +1,41 @@
 /**
  * Races DESIGN.md §4 promises to survive, at 50 requests and across two gateway processes sharing one
- * database file (the real multi-process deployment): refreshes with one refresh token, exchanges of
+ * database (the real multi-process deployment, on the run's engine): refreshes with one refresh token, exchanges of
  * one code, sign-ups with one email. Exactly the promised outcomes, never a 500.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/accounts/users.js';
-import { closeDatabase, type Db, openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
+import type { OpenStore } from '../../src/db/store/index.js';
 import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
+import { testEngine } from '../helpers/engine.js';
 import { asTestServer, type Gateway, spawnGateway } from '../helpers/gateway.js';
 import { mcpStatus, pkce } from '../helpers/oauth-http.js';
+import { openRawSql, type RawSql } from '../helpers/raw-sql.js';
 import type { TestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/temp.js';
+import { migratedTestStore, type TestStore } from '../helpers/stores.js';
 
 const N = 50;
 const PUBLIC_URL = 'http://localhost:8787';
 const REDIRECT = 'http://localhost:3000/callback';
 
-const dir = tempDir('sim-race-');
-const databasePath = join(dir.path, 'shared.db');
-let db: Db;
+let store: TestStore;
+let db: OpenStore;
+let sql: RawSql;
 let gateways: Gateway[] = [];
 let views: TestServer[] = [];
 let clientId: string;
 
 beforeAll(async () => {
-  db = openDatabase(databasePath);
-  migrate(db);
+  store = await migratedTestStore(testEngine());
+  db = store.store;
+  sql = openRawSql(store.location);
   gateways = await Promise.all(
-    [0, 1].map(() => spawnGateway({ databasePath, publicUrl: PUBLIC_URL, env: { TRUST_PROXY: 'true' } })),
+    [0, 1].map(() =>
+      spawnGateway({ ...store.location, publicUrl: PUBLIC_URL, env: { TRUST_PROXY: 'true' } }),
+    ),
   );
-  views = gateways.map((g) => asTestServer(g.url, db, PUBLIC_URL));
+  views = gateways.map((g) => asTestServer(g.url, db, PUBLIC_URL, store.location, sql));
   const res = await fetch(`${gateways[0]?.url}/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -50,8 +53,8 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const g of gateways) g.proc.kill('SIGKILL');
   await Promise.all(gateways.map((g) => g.proc.exit()));
-  if (db) closeDatabase(db);
-  dir.remove();
+  await sql?.close();
+  await store?.cleanup();
 });
 
 /** The gateway for the i-th request: alternating, so every race spans both processes. */
@@ -122,29 +125,33 @@ describe(`${N} concurrent requests across two processes sharing one database`, (
       password: 'correct horse battery staple',
     });
     if (!person.ok) throw new Error(person.reason);
-    const codes = Array.from({ length: 10 }, () => {
-      const { verifier, challenge } = pkce();
-      const code = await createAuthorizationCode(db, {
-        clientId,
-        userId: person.user.id,
-        workspaceId: person.personalWorkspaceId,
-        redirectUri: REDIRECT,
-        codeChallenge: challenge,
-        scopes: SCOPES,
-        resource: `${PUBLIC_URL}/mcp`,
-      });
-      return { code, verifier };
-    });
+    const codes = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const { verifier, challenge } = pkce();
+        const code = await createAuthorizationCode(db, {
+          clientId,
+          userId: person.user.id,
+          workspaceId: person.personalWorkspaceId,
+          redirectUri: REDIRECT,
+          codeChallenge: challenge,
+          scopes: SCOPES,
+          resource: `${PUBLIC_URL}/mcp`,
+        });
+        return { code, verifier };
+      }),
+    );
     const results = await Promise.all(codes.map((c, i) => exchange(i, c)));
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
-    const grants = db.$client
-      .prepare('SELECT id FROM oauth_grants WHERE user_id = ? AND revoked_at IS NULL')
-      .all(person.user.id) as Array<{ id: string }>;
+    const grants = await sql.all<{ id: string }>(
+      'SELECT id FROM oauth_grants WHERE user_id = ? AND revoked_at IS NULL',
+      person.user.id,
+    );
     expect(grants).toHaveLength(1);
-    const families = db.$client
-      .prepare('SELECT count(DISTINCT family_id) AS n FROM oauth_tokens WHERE grant_id = ?')
-      .get(grants[0]?.id) as { n: number };
-    expect(families.n).toBe(10);
+    const families = await sql.get<{ n: number | string }>(
+      'SELECT count(DISTINCT family_id) AS n FROM oauth_tokens WHERE grant_id = ?',
+      grants[0]?.id,
+    );
+    expect(Number(families?.n)).toBe(10);
   });
 
   it('exchanges of one code: exactly one 200, the rest invalid_grant, and the replay rule applied', async () => {
@@ -159,9 +166,10 @@ describe(`${N} concurrent requests across two processes sharing one database`, (
     // §4.1.2); one that read it before only lost the claim. Whatever the timing: the winner's token
     // works exactly when its grant was not revoked, and a revocation names the replay.
     const row = await findCode(db, c.code);
-    const grant = db.$client
-      .prepare('SELECT revoked_at, revoked_reason FROM oauth_grants WHERE id = ?')
-      .get(row?.grantId) as { revoked_at: number | null; revoked_reason: string | null };
+    const grant = (await sql.get<{ revoked_at: number | null; revoked_reason: string | null }>(
+      'SELECT revoked_at, revoked_reason FROM oauth_grants WHERE id = ?',
+      row?.grantId,
+    )) as { revoked_at: number | null; revoked_reason: string | null };
     const status = await mcpStatus(view(0), winner.body.access_token as string);
     if (grant.revoked_at === null) {
       expect(status).toBe(200);
@@ -213,10 +221,11 @@ describe(`${N} concurrent requests across two processes sharing one database`, (
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
     // The rest: the email is taken (409), or the per-email attempt limit (per process) refused it (429).
     expect(statuses.every((s) => s === 303 || s === 409 || s === 429)).toBe(true);
-    const rows = db.$client.prepare('SELECT count(*) AS n FROM users WHERE email = ?').get(email) as {
-      n: number;
-    };
-    expect(rows.n).toBe(1);
+    const rows = await sql.get<{ n: number | string }>(
+      'SELECT count(*) AS n FROM users WHERE email = ?',
+      email,
+    );
+    expect(Number(rows?.n)).toBe(1);
   });
 
   it('logged no unhandled error in either process', () => {

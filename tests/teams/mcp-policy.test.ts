@@ -50,7 +50,7 @@ async function grant(userId: string, workspaceId: string) {
     resource: config.resourceUrl,
   });
   const row = await findCode(db, code);
-  if (!row || !await claimCode(db, row.codeHash)) throw new Error('code');
+  if (!row || !(await claimCode(db, row.codeHash))) throw new Error('code');
   return (await issueGrantForCode(db, row, 3600_000)).access_token;
 }
 
@@ -89,7 +89,9 @@ beforeAll(async () => {
     upstreamUserId: 'team-admin',
     verifiedAt: Date.now(),
   });
-  const invite = ok(await createInvite(db, teamId, admin.id, { role: 'member', maxUses: '1', expiresInDays: '1' }));
+  const invite = ok(
+    await createInvite(db, teamId, admin.id, { role: 'member', maxUses: '1', expiresInDays: '1' }),
+  );
   ok(await acceptInvite(db, invite.token, teamId, member.id));
   const outsiderToken = (await ts.control('POST', '/credentials', { credits: 1000 })).token;
   await saveUpstreamCredential(db, secrets, {
@@ -155,11 +157,12 @@ describe('a team member’s tool calls', () => {
     );
     expect(textOf(capped)).toContain('start_agent_run was not sent upstream');
     expect((await ts.requests(teamToken)).length).toBe(before);
-    const row = (await db
-      .orm.select()
-      .from(db.t.auditEvents)
-      .where(and(eq(db.t.auditEvents.userId, member.id), eq(db.t.auditEvents.tool, 'start_agent_run'))))
-      .at(-1);
+    const row = (
+      await db.orm
+        .select()
+        .from(db.t.auditEvents)
+        .where(and(eq(db.t.auditEvents.userId, member.id), eq(db.t.auditEvents.tool, 'start_agent_run')))
+    ).at(-1);
     expect(row?.status).toBe('refused');
     // Reads still go through; raising the cap lets writes through again.
     expect((await client.callTool({ name: 'get_keyword_searches', arguments: {} })).isError).toBeFalsy();

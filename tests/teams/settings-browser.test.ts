@@ -34,7 +34,9 @@ async function team(label: string) {
   const member = await makePerson(ts, `member-${label}`);
   const id = ok(await createTeam(db, owner.id, `Team ${label}`));
   for (const p of [admin, member]) {
-    const invite = ok(await createInvite(db, id, owner.id, { role: 'member', maxUses: '1', expiresInDays: '1' }));
+    const invite = ok(
+      await createInvite(db, id, owner.id, { role: 'member', maxUses: '1', expiresInDays: '1' }),
+    );
     ok(await acceptInvite(db, invite.token, id, p.id));
   }
   ok(await changeRole(db, id, owner.id, admin.id, 'admin'));

@@ -53,15 +53,21 @@ afterAll(async () => {
 });
 
 async function userId(email: string): Promise<string> {
-  return (await firstRow(ts.server.db.orm.select().from(ts.server.db.t.users).where(eq(ts.server.db.t.users.email, email))))?.id as string;
+  return (
+    await firstRow(
+      ts.server.db.orm.select().from(ts.server.db.t.users).where(eq(ts.server.db.t.users.email, email)),
+    )
+  )?.id as string;
 }
 
 /** The team's upstream token, as the server holds it (decrypted here only to read the sandbox log). */
 async function teamToken(): Promise<string> {
-  const row = (await firstRow(ts.server.db
-    .orm.select()
-    .from(ts.server.db.t.upstreamCredentials)
-    .where(eq(ts.server.db.t.upstreamCredentials.workspaceId, teamId))));
+  const row = await firstRow(
+    ts.server.db.orm
+      .select()
+      .from(ts.server.db.t.upstreamCredentials)
+      .where(eq(ts.server.db.t.upstreamCredentials.workspaceId, teamId)),
+  );
   if (!row) throw new Error('no credential linked');
   return ts.server.secrets.open(row.tokenCiphertext, teamId);
 }
@@ -130,10 +136,17 @@ describe('a team shares one upstream credential', () => {
     await memberPage.getByRole('button', { name: 'Create account' }).click();
     await memberPage.waitForURL(/\/invite\?token=/);
     expect(await memberPage.getByRole('status').textContent()).toContain(`You are a member of ${TEAM}`);
-    const membership = (await firstRow(ts.server.db
-      .orm.select()
-      .from(ts.server.db.t.workspaceMembers)
-      .where(and(eq(ts.server.db.t.workspaceMembers.workspaceId, teamId), eq(ts.server.db.t.workspaceMembers.userId, await userId(MEMBER_EMAIL))))));
+    const membership = await firstRow(
+      ts.server.db.orm
+        .select()
+        .from(ts.server.db.t.workspaceMembers)
+        .where(
+          and(
+            eq(ts.server.db.t.workspaceMembers.workspaceId, teamId),
+            eq(ts.server.db.t.workspaceMembers.userId, await userId(MEMBER_EMAIL)),
+          ),
+        ),
+    );
     expect(membership?.role).toBe('member');
   });
 
@@ -159,10 +172,12 @@ describe('a team shares one upstream credential', () => {
     await first.finishAuth(callback.received.at(-1) as URLSearchParams);
     client = new Client({ name: 'team-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-    const grant = (await firstRow(ts.server.db
-      .orm.select()
-      .from(ts.server.db.t.oauthGrants)
-      .where(eq(ts.server.db.t.oauthGrants.userId, await userId(MEMBER_EMAIL)))));
+    const grant = await firstRow(
+      ts.server.db.orm
+        .select()
+        .from(ts.server.db.t.oauthGrants)
+        .where(eq(ts.server.db.t.oauthGrants.userId, await userId(MEMBER_EMAIL))),
+    );
     expect(grant?.workspaceId).toBe(teamId);
   });
 

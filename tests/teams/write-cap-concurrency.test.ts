@@ -25,10 +25,15 @@ afterAll(async () => {
 const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
 
 async function setCap(userId: string, cap: number | null) {
-  await ts.server.db
-    .orm.update(ts.server.db.t.workspaceMembers)
+  await ts.server.db.orm
+    .update(ts.server.db.t.workspaceMembers)
     .set({ monthlyWriteCap: cap })
-    .where(and(eq(ts.server.db.t.workspaceMembers.workspaceId, t.id), eq(ts.server.db.t.workspaceMembers.userId, userId)));
+    .where(
+      and(
+        eq(ts.server.db.t.workspaceMembers.workspaceId, t.id),
+        eq(ts.server.db.t.workspaceMembers.userId, userId),
+      ),
+    );
 }
 
 async function searchesCreated(): Promise<number> {
@@ -58,14 +63,19 @@ describe('the monthly write cap under concurrency', () => {
     for (const r of refused) expect(r.content[0].text).toMatch(/^Monthly limit reached/);
     expect((await searchesCreated()) - before).toBe(1);
     expect(await writesThisMonth(db, t.id, t.alice.id)).toBe(used + 1);
-    const refusals = (await db
-      .orm.select()
+    const refusals = await db.orm
+      .select()
       .from(ts.server.db.t.auditEvents)
-      .where(and(eq(ts.server.db.t.auditEvents.userId, t.alice.id), eq(ts.server.db.t.auditEvents.status, 'refused'))));
+      .where(
+        and(
+          eq(ts.server.db.t.auditEvents.userId, t.alice.id),
+          eq(ts.server.db.t.auditEvents.status, 'refused'),
+        ),
+      );
     expect(refusals).toHaveLength(49);
     expect(refusals.every((r) => JSON.parse(r.detail ?? '{}').reason === 'write_cap')).toBe(true);
     // Every reservation was released once its call was audited.
-    expect((await db.orm.select().from(ts.server.db.t.writeReservations))).toEqual([]);
+    expect(await db.orm.select().from(ts.server.db.t.writeReservations)).toEqual([]);
   });
 
   it('a call upstream refuses (402) gives its reservation back: the next call still fits under the cap', async () => {
@@ -81,6 +91,6 @@ describe('the monthly write cap under concurrency', () => {
     expect(next.isError).toBeFalsy();
     const after = await t.bob.client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
     expect(after.content[0].text).toMatch(/^Monthly limit reached/);
-    expect((await db.orm.select().from(ts.server.db.t.writeReservations))).toEqual([]);
+    expect(await db.orm.select().from(ts.server.db.t.writeReservations)).toEqual([]);
   });
 });

@@ -37,7 +37,9 @@ afterAll(async () => {
 });
 
 async function userId(): Promise<string> {
-  const row = (await first(server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, EMAIL))));
+  const row = await first(
+    server.db.orm.select().from(server.db.t.users).where(eq(server.db.t.users.email, EMAIL)),
+  );
   if (!row) throw new Error('no user');
   return row.id;
 }
@@ -100,9 +102,14 @@ describe('a new user in the browser', () => {
     expect(await page.getByLabel('API token').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('User ID').inputValue()).toBe('my-user');
     expect(await page.locator('main').textContent()).toContain('No API credentials are linked');
-    const workspaceId = await getPersonalWorkspaceId(server.db, await userId()) ?? '';
+    const workspaceId = (await getPersonalWorkspaceId(server.db, await userId())) ?? '';
     expect(
-      await loadUpstreamCredential(server.db, new SecretBox(server.config.secretKeys), workspaceId, await userId()),
+      await loadUpstreamCredential(
+        server.db,
+        new SecretBox(server.config.secretKeys),
+        workspaceId,
+        await userId(),
+      ),
     ).toBeNull();
   });
 
@@ -111,7 +118,7 @@ describe('a new user in the browser', () => {
     await page.waitForURL(/done=saved/);
     expect(await page.getByRole('status').textContent()).toBe('Credentials verified and saved.');
 
-    const workspaceId = await getPersonalWorkspaceId(server.db, await userId()) ?? '';
+    const workspaceId = (await getPersonalWorkspaceId(server.db, await userId())) ?? '';
     const linked = await loadUpstreamCredential(
       server.db,
       new SecretBox(server.config.secretKeys),

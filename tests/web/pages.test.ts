@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaceMembers } from '../../src/db/schema/index.js';
 import { SCOPE_DESCRIPTIONS } from '../../src/oauth/scopes.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import {
@@ -185,13 +184,13 @@ describe('account page: connected apps', () => {
     const user = await signedInUser(server);
     await fullGrant(server, user, { scope: 'searches:read searches:write agent:read' });
     // An admin's ceiling for this member (the same column the team pages set).
-    server.db
+    const { workspaceMembers } = server.db.t;
+    await server.db.orm
       .update(workspaceMembers)
       .set({ maxScopes: 'searches:read agent:read' })
       .where(
         and(eq(workspaceMembers.workspaceId, user.workspaceId), eq(workspaceMembers.userId, user.userId)),
-      )
-      .run();
+      );
     const html = await (await browserGet(`${server.url}/account`, user.cookie)).text();
     const apps = /<section aria-labelledby="apps-heading">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
     expect(apps).toContain('Test Client');

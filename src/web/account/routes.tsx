@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { defaultUpstreamUserId } from '../../accounts/credentials.js';
 import { getMembership, listWorkspacesForUser } from '../../accounts/workspaces.js';
-import type { Db } from '../../db/client.js';
+import type { Store } from '../../db/store/index.js';
 import type { AppEnv } from '../../http/env.js';
 import { connectedAppsOf } from '../../teams/app-permissions.js';
 import { privatePage } from '../layout.js';
@@ -14,11 +14,11 @@ const ACCOUNT_NOTICES: Record<string, string> = {
 };
 
 /** The account overview: workspaces, connected apps, sessions. */
-export function accountPageRoutes(deps: { db: Db }) {
+export function accountPageRoutes(deps: { db: Store }) {
   const { db } = deps;
   const app = new Hono<AppEnv>();
 
-  app.get('/account', (c) => {
+  app.get('/account', async (c) => {
     const user = requireUser(c);
     if (user instanceof Response) return user;
     const done = c.req.query('done');
@@ -27,17 +27,20 @@ export function accountPageRoutes(deps: { db: Db }) {
       : done
         ? (ACCOUNT_NOTICES[done] ?? null)
         : null;
-    const workspaces = listWorkspacesForUser(db, user.id).map((w) => ({
-      ...w,
-      upstreamUserId: getMembership(db, w.id, user.id)?.upstreamUserId ?? defaultUpstreamUserId(user.id),
-    }));
+    const workspaces = await Promise.all(
+      (await listWorkspacesForUser(db, user.id)).map(async (w) => ({
+        ...w,
+        upstreamUserId:
+          (await getMembership(db, w.id, user.id))?.upstreamUserId ?? defaultUpstreamUserId(user.id),
+      })),
+    );
     return privatePage(
       c,
       <AccountPage
         c={c}
         user={user}
         workspaces={workspaces}
-        apps={connectedAppsOf(db, user.id)}
+        apps={await connectedAppsOf(db, user.id)}
         notice={notice}
       />,
     );

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { listWorkspacesForUser } from '../../accounts/workspaces.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Store } from '../../db/store/index.js';
 import type { AppEnv } from '../../http/env.js';
 import { privatePage } from '../layout.js';
 import { ConnectPage } from './page.js';
@@ -11,14 +11,14 @@ import { clientSnippets } from './snippets.js';
  * The "connect a client" page: open to everyone; signed in, it also says what is still missing. With
  * `?workspace=<a team of yours>` (where creating a team leads) it starts with that team's next steps.
  */
-export function connectRoutes(deps: { config: Config; db: Db }) {
+export function connectRoutes(deps: { config: Config; db: Store }) {
   const { config, db } = deps;
   const app = new Hono<AppEnv>();
   const snippets = clientSnippets(config.resourceUrl);
 
-  app.get('/connect', (c) => {
+  app.get('/connect', async (c) => {
     const user = c.get('user');
-    const workspaces = user ? listWorkspacesForUser(db, user.id) : [];
+    const workspaces = user ? await listWorkspacesForUser(db, user.id) : [];
     const asked = c.req.query('workspace');
     const team = workspaces.find((w) => w.id === asked && w.kind === 'team') ?? null;
     return privatePage(

@@ -8,6 +8,7 @@ import {
   saveUpstreamCredential,
   UPSTREAM_USER_ID_MAX_LENGTH,
 } from '../../accounts/credentials.js';
+import { SharedRateLimiter } from '../../accounts/rate-limits.js';
 import {
   canManageCredentials,
   getMembership,
@@ -15,10 +16,9 @@ import {
   listWorkspacesForUser,
 } from '../../accounts/workspaces.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Store } from '../../db/store/index.js';
 import type { AppEnv, SessionUser } from '../../http/env.js';
 import { metrics } from '../../metrics/index.js';
-import { RateLimiter } from '../../security/rate-limit.js';
 import type { SecretBox } from '../../security/secrets.js';
 import { requestSandboxCredential, verifyUpstreamToken } from '../../upstream/verify-credential.js';
 import { csrfGate } from '../kit/csrf-gate.js';
@@ -33,7 +33,7 @@ import { type CredentialErrors, credentialProblems } from './validate.js';
 
 export interface CredentialRoutesDeps {
   config: Config;
-  db: Db;
+  db: Store;
   secrets: SecretBox;
   /** Where upstream calls go (the real service or the sandbox): credentials are verified there. */
   upstream: { searchUrl: string; agentUrl: string };
@@ -53,16 +53,23 @@ export function credentialRoutes(deps: CredentialRoutesDeps) {
   const { config, db, secrets, upstream } = deps;
   const app = new Hono<AppEnv>();
   const gate = csrfGate(config);
-  const checks = new RateLimiter(RATE_LIMITS.credentialChecksPerUser);
+  const checks = new SharedRateLimiter(
+    db,
+    config,
+    'credentialChecksPerUser',
+    RATE_LIMITS.credentialChecksPerUser,
+  );
 
   /** The workspace the request names (default: personal) if the user is a member of it. */
-  const workspaceFor = (user: SessionUser, requested: string | undefined) => {
-    const id = requested ? requested.slice(0, WORKSPACE_ID_MAX_LENGTH) : getPersonalWorkspaceId(db, user.id);
+  const workspaceFor = async (user: SessionUser, requested: string | undefined) => {
+    const id = requested
+      ? requested.slice(0, WORKSPACE_ID_MAX_LENGTH)
+      : await getPersonalWorkspaceId(db, user.id);
     if (!id) return null;
-    const membership = getMembership(db, id, user.id);
+    const membership = await getMembership(db, id, user.id);
     return membership ? { id, ...membership } : null;
   };
-  type Workspace = NonNullable<ReturnType<typeof workspaceFor>>;
+  type Workspace = NonNullable<Awaited<ReturnType<typeof workspaceFor>>>;
 
   const notAWorkspace = (c: Context<AppEnv>, user: SessionUser) =>
     privatePage(
@@ -77,7 +84,7 @@ export function credentialRoutes(deps: CredentialRoutesDeps) {
       404,
     );
 
-  const render = (
+  const render = async (
     c: Context<AppEnv>,
     user: SessionUser,
     workspace: Workspace,
@@ -89,19 +96,19 @@ export function credentialRoutes(deps: CredentialRoutesDeps) {
     },
     status: ContentfulStatusCode = 200,
   ) => {
-    const credential = getCredentialSummary(db, workspace.id);
+    const credential = await getCredentialSummary(db, workspace.id);
     return privatePage(
       c,
       <CredentialsPage
         c={c}
         user={user}
         workspace={{ id: workspace.id, name: workspace.name, kind: workspace.kind, role: workspace.role }}
-        workspaces={listWorkspacesForUser(db, user.id)}
+        workspaces={await listWorkspacesForUser(db, user.id)}
         credential={credential}
         canManage={canManageCredentials(workspace.role)}
         sandboxMode={config.sandboxMode}
         next={options.next}
-        connecting={askingApp(db, options.next)}
+        connecting={await askingApp(db, options.next)}
         justLinked={c.req.query('done') === 'saved' && credential !== null && options.next === null}
         mcpUrl={config.resourceUrl}
         upstreamUserId={
@@ -114,10 +121,10 @@ export function credentialRoutes(deps: CredentialRoutesDeps) {
     );
   };
 
-  app.get('/account/credentials', (c) => {
+  app.get('/account/credentials', async (c) => {
     const user = requireUser(c);
     if (user instanceof Response) return user;
-    const workspace = workspaceFor(user, c.req.query('workspace'));
+    const workspace = await workspaceFor(user, c.req.query('workspace'));
     if (!workspace) return notAWorkspace(c, user);
     const done = c.req.query('done');
     return render(c, user, workspace, {
@@ -137,7 +144,7 @@ export function credentialRoutes(deps: CredentialRoutesDeps) {
     if (user instanceof Response) return user;
     const form = await gate.checkedForm(c);
     if (!form) return gate.refused(c);
-    const workspace = workspaceFor(user, form.workspace);
+    const workspace = await workspaceFor(user, form.workspace);
     if (!workspace) return notAWorkspace(c, user);
     const next = safeNext(form.next, config.publicUrl);
     const sandbox = form.action === 'sandbox';
@@ -152,7 +159,7 @@ export function credentialRoutes(deps: CredentialRoutesDeps) {
     if (sandbox) {
       if (!config.sandboxMode)
         return refuse({ form: 'Sandbox credentials exist only in sandbox mode.' }, 400);
-      const decision = checks.hit(user.id);
+      const decision = await checks.hit(user.id);
       if (!decision.allowed) return refuse({ form: tooManyAttempts(c, decision.retryAfterSeconds) }, 429);
       const created = await requestSandboxCredential(upstream.searchUrl);
       if (!created) {
@@ -165,7 +172,7 @@ export function credentialRoutes(deps: CredentialRoutesDeps) {
       upstreamUserId = enteredUserId;
       const errors = credentialProblems(token, upstreamUserId);
       if (errors.token || errors.upstreamUserId) return refuse(errors, 400);
-      const decision = checks.hit(user.id);
+      const decision = await checks.hit(user.id);
       if (!decision.allowed) return refuse({ form: tooManyAttempts(c, decision.retryAfterSeconds) }, 429);
     }
 
@@ -199,7 +206,7 @@ export function credentialRoutes(deps: CredentialRoutesDeps) {
         503,
       );
     }
-    saveUpstreamCredential(db, secrets, {
+    await saveUpstreamCredential(db, secrets, {
       workspaceId: workspace.id,
       linkedBy: user.id,
       token,
@@ -215,12 +222,12 @@ export function credentialRoutes(deps: CredentialRoutesDeps) {
     if (user instanceof Response) return user;
     const form = await gate.checkedForm(c);
     if (!form) return gate.refused(c);
-    const workspace = workspaceFor(user, form.workspace);
+    const workspace = await workspaceFor(user, form.workspace);
     if (!workspace) return notAWorkspace(c, user);
     if (!canManageCredentials(workspace.role)) {
       return render(c, user, workspace, { next: null, errors: { form: MANAGERS_ONLY } }, 403);
     }
-    removeUpstreamCredential(db, workspace.id, user.id);
+    await removeUpstreamCredential(db, workspace.id, user.id);
     c.get('log').info({ userId: user.id, workspaceId: workspace.id }, 'upstream credential removed');
     return afterChange(c, workspace.id, 'removed', null);
   });

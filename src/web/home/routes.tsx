@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { listWorkspacesForUser } from '../../accounts/workspaces.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Store } from '../../db/store/index.js';
 import type { AppEnv } from '../../http/env.js';
 import { connectedAppsOf } from '../../teams/app-permissions.js';
 import { privatePage } from '../layout.js';
@@ -9,7 +9,7 @@ import { HomePage } from './page.js';
 
 export interface HomeOptions {
   config: Config;
-  db: Db;
+  db: Store;
   /** One line per tool (name and summary). */
   tools: ReadonlyArray<{ name: string; summary: string }>;
 }
@@ -19,10 +19,14 @@ export function homeRoutes(options: HomeOptions) {
   const { config, db } = options;
   const app = new Hono<AppEnv>();
 
-  app.get('/', (c) => {
+  app.get('/', async (c) => {
     const user = c.get('user');
     const me = user
-      ? { user, workspaces: listWorkspacesForUser(db, user.id), apps: connectedAppsOf(db, user.id) }
+      ? {
+          user,
+          workspaces: await listWorkspacesForUser(db, user.id),
+          apps: await connectedAppsOf(db, user.id),
+        }
       : null;
     const page = (
       <HomePage

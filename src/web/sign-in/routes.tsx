@@ -1,14 +1,14 @@
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { recordAccountEvent } from '../../accounts/audit.js';
+import { SharedRateLimiter } from '../../accounts/rate-limits.js';
 import { endAllSessions, endSession } from '../../accounts/sessions.js';
 import { authenticate, EMAIL_MAX_LENGTH, normaliseEmail } from '../../accounts/users.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Store } from '../../db/store/index.js';
 import { clientIp } from '../../http/client-ip.js';
 import type { AppEnv } from '../../http/env.js';
 import { dummyPasswordHash, PASSWORD_MAX_LENGTH } from '../../security/passwords.js';
-import { RateLimiter } from '../../security/rate-limit.js';
 import { clearCookie, cookiePolicy } from '../cookies.js';
 import { verifyCsrf } from '../csrf.js';
 import { csrfGate } from '../kit/csrf-gate.js';
@@ -21,22 +21,22 @@ import { askingApp } from './asking-app.js';
 import { type FormErrors, SignInPage } from './page.js';
 
 /** Sign-in, sign-out and sign-out everywhere. */
-export function signInRoutes(deps: { config: Config; db: Db }) {
+export function signInRoutes(deps: { config: Config; db: Store }) {
   const { config, db } = deps;
   const app = new Hono<AppEnv>();
   const gate = csrfGate(config);
   const limits = {
-    account: new RateLimiter(RATE_LIMITS.signInPerAccount),
-    ip: new RateLimiter(RATE_LIMITS.signInPerIp),
+    account: new SharedRateLimiter(db, config, 'signInPerAccount', RATE_LIMITS.signInPerAccount),
+    ip: new SharedRateLimiter(db, config, 'signInPerIp', RATE_LIMITS.signInPerIp),
   };
   // Made now, so the first sign-in with an unknown email is not the slow one that tells.
   void dummyPasswordHash();
 
-  app.get('/sign-in', (c) => {
+  app.get('/sign-in', async (c) => {
     const next = safeNext(c.req.query('next'), config.publicUrl);
     if (c.get('user')) return c.redirect(next ?? '/account', 303);
     const reason = c.req.query('reason') ?? null;
-    return privatePage(c, <SignInPage c={c} next={next} app={askingApp(db, next)} notice={reason} />);
+    return privatePage(c, <SignInPage c={c} next={next} app={await askingApp(db, next)} notice={reason} />);
   });
 
   app.post('/sign-in', gate.sameOrigin, async (c) => {
@@ -44,10 +44,10 @@ export function signInRoutes(deps: { config: Config; db: Db }) {
     const next = safeNext(form.next, config.publicUrl);
     const email = normaliseEmail((form.email ?? '').slice(0, EMAIL_MAX_LENGTH + 1));
     const password = form.password ?? '';
-    const render = (errors: FormErrors, status: ContentfulStatusCode) =>
+    const render = async (errors: FormErrors, status: ContentfulStatusCode) =>
       privatePage(
         c,
-        <SignInPage c={c} email={email} next={next} app={askingApp(db, next)} errors={errors} />,
+        <SignInPage c={c} email={email} next={next} app={await askingApp(db, next)} errors={errors} />,
         status,
       );
 
@@ -68,9 +68,9 @@ export function signInRoutes(deps: { config: Config; db: Db }) {
       [limits.ip, ip],
       [limits.account, email],
     ] as const) {
-      const decision = limiter.check(key);
+      const decision = await limiter.check(key);
       if (!decision.allowed) {
-        recordAccountEvent(db, { kind: 'sign_in_throttled', status: '429', detail: { ip } });
+        await recordAccountEvent(db, { kind: 'sign_in_throttled', status: '429', detail: { ip } });
         return render({ form: tooManyAttempts(c, decision.retryAfterSeconds) }, 429);
       }
     }
@@ -81,16 +81,16 @@ export function signInRoutes(deps: { config: Config; db: Db }) {
         ? await authenticate(db, email, password)
         : null;
     if (!user) {
-      limits.ip.record(ip);
-      limits.account.record(email);
-      recordAccountEvent(db, { kind: 'sign_in_failed', status: '401', detail: { ip } });
+      await limits.ip.record(ip);
+      await limits.account.record(email);
+      await recordAccountEvent(db, { kind: 'sign_in_failed', status: '401', detail: { ip } });
       c.get('log').info({ event: 'sign_in_failed' }, 'sign-in failed');
       // One message whether the email is unknown or the password wrong.
       return render({ password: 'The email or password is not right. Check both and try again.' }, 401);
     }
-    limits.account.reset(email);
-    startSession(c, db, config, user.id);
-    recordAccountEvent(db, { kind: 'sign_in', userId: user.id, detail: { ip } });
+    await limits.account.reset(email);
+    await startSession(c, db, config, user.id);
+    await recordAccountEvent(db, { kind: 'sign_in', userId: user.id, detail: { ip } });
     return c.redirect(next ?? '/account', 303);
   });
 
@@ -99,7 +99,7 @@ export function signInRoutes(deps: { config: Config; db: Db }) {
     const token = sessionToken(c, config);
     if (c.get('user') && token) {
       if (!verifyCsrf(c, form)) return gate.refused(c);
-      endSession(db, token);
+      await endSession(db, token);
     }
     clearCookie(c, config, cookiePolicy(config).sessionName);
     return c.redirect('/sign-in?reason=signed_out', 303);
@@ -110,8 +110,12 @@ export function signInRoutes(deps: { config: Config; db: Db }) {
     if (user instanceof Response) return user;
     const form = await gate.checkedForm(c);
     if (!form) return gate.refused(c);
-    const ended = endAllSessions(db, user.id);
-    recordAccountEvent(db, { kind: 'signed_out_everywhere', userId: user.id, detail: { sessions: ended } });
+    const ended = await endAllSessions(db, user.id);
+    await recordAccountEvent(db, {
+      kind: 'signed_out_everywhere',
+      userId: user.id,
+      detail: { sessions: ended },
+    });
     c.get('log').info({ userId: user.id, ended }, 'signed out everywhere');
     clearCookie(c, config, cookiePolicy(config).sessionName);
     return c.redirect('/sign-in?reason=signed_out_everywhere', 303);

@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { findUsableInvite } from '../../accounts/invites.js';
+import { SharedRateLimiter } from '../../accounts/rate-limits.js';
 import { createUser, EMAIL_MAX_LENGTH, emailProblem, normaliseEmail } from '../../accounts/users.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Store } from '../../db/store/index.js';
 import { clientIp } from '../../http/client-ip.js';
 import type { AppEnv } from '../../http/env.js';
 import { passwordProblem, passwordProblemMessage } from '../../security/passwords.js';
-import { RateLimiter } from '../../security/rate-limit.js';
 import { verifyCsrf } from '../csrf.js';
 import { csrfGate } from '../kit/csrf-gate.js';
 import { readForm } from '../kit/form-data.js';
@@ -22,18 +22,18 @@ import { SignUpClosedPage, SignUpPage } from './page.js';
 const INVITE_MAX_LENGTH = 200;
 
 /** Account creation, open, by invite or closed (SIGNUP). */
-export function signUpRoutes(deps: { config: Config; db: Db }) {
+export function signUpRoutes(deps: { config: Config; db: Store }) {
   const { config, db } = deps;
   const app = new Hono<AppEnv>();
   const gate = csrfGate(config);
   const limits = {
-    account: new RateLimiter(RATE_LIMITS.signUpPerAccount),
-    ip: new RateLimiter(RATE_LIMITS.signUpPerIp),
+    account: new SharedRateLimiter(db, config, 'signUpPerAccount', RATE_LIMITS.signUpPerAccount),
+    ip: new SharedRateLimiter(db, config, 'signUpPerIp', RATE_LIMITS.signUpPerIp),
   };
 
   /** Whether SIGNUP lets this visitor (with this invite) create an account. */
-  const signUpGate = (invite: string | null, next: string | null) => {
-    const usable = invite ? findUsableInvite(db, invite) : null;
+  const signUpGate = async (invite: string | null, next: string | null) => {
+    const usable = invite ? await findUsableInvite(db, invite) : null;
     if (config.signup === 'closed')
       return { ok: false as const, page: <SignUpClosedPage mode="closed" next={next} /> };
     if (config.signup === 'invite' && !usable) {
@@ -45,15 +45,20 @@ export function signUpRoutes(deps: { config: Config; db: Db }) {
     return { ok: true as const, invite: usable };
   };
 
-  app.get('/sign-up', (c) => {
+  app.get('/sign-up', async (c) => {
     const next = safeNext(c.req.query('next'), config.publicUrl);
     const invite = c.req.query('invite')?.slice(0, INVITE_MAX_LENGTH) ?? null;
-    const allowed = signUpGate(invite, next);
+    const allowed = await signUpGate(invite, next);
     if (!allowed.ok) return privatePage(c, allowed.page, 403);
     if (c.get('user') && !invite) return c.redirect(next ?? '/account', 303);
     return privatePage(
       c,
-      <SignUpPage c={c} next={next} app={askingApp(db, next)} invite={allowed.invite ? invite : null} />,
+      <SignUpPage
+        c={c}
+        next={next}
+        app={await askingApp(db, next)}
+        invite={allowed.invite ? invite : null}
+      />,
     );
   });
 
@@ -63,14 +68,14 @@ export function signUpRoutes(deps: { config: Config; db: Db }) {
     const invite = form.invite ? form.invite.slice(0, INVITE_MAX_LENGTH) : null;
     const password = form.password ?? '';
     const email = normaliseEmail((form.email ?? '').slice(0, EMAIL_MAX_LENGTH + 1));
-    const render = (errors: FormErrors, status: ContentfulStatusCode) =>
+    const render = async (errors: FormErrors, status: ContentfulStatusCode) =>
       privatePage(
         c,
         <SignUpPage
           c={c}
           email={email}
           next={next}
-          app={askingApp(db, next)}
+          app={await askingApp(db, next)}
           invite={invite}
           errors={errors}
         />,
@@ -80,7 +85,7 @@ export function signUpRoutes(deps: { config: Config; db: Db }) {
     if (!verifyCsrf(c, form)) {
       return render({ form: 'This form expired or was not sent from this page. Please try again.' }, 403);
     }
-    const allowed = signUpGate(invite, next);
+    const allowed = await signUpGate(invite, next);
     if (!allowed.ok) return privatePage(c, allowed.page, 403);
 
     const errors: FormErrors = {};
@@ -95,7 +100,7 @@ export function signUpRoutes(deps: { config: Config; db: Db }) {
       [limits.ip, ip],
       [limits.account, email],
     ] as const) {
-      const decision = limiter.hit(key);
+      const decision = await limiter.hit(key);
       if (!decision.allowed) return render({ form: tooManyAttempts(c, decision.retryAfterSeconds) }, 429);
     }
 
@@ -110,7 +115,7 @@ export function signUpRoutes(deps: { config: Config; db: Db }) {
       return privatePage(c, <SignUpClosedPage mode="invite" inviteProblem next={next} />, 403);
     }
     c.get('log').info({ userId: created.user.id }, 'account created');
-    startSession(c, db, config, created.user.id);
+    await startSession(c, db, config, created.user.id);
     return c.redirect(next ?? '/account?welcome=1', 303);
   });
 
