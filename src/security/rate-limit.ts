@@ -31,11 +31,13 @@ function previousWeight(now: number, windowStart: number, windowMs: number): num
 
 /**
  * How many events the current window may still count now: one more is allowed while the current
- * count is below this (a whole number, so the database can compare its integer counter to it).
+ * count is below this, i.e. while the estimate with that one more stays within the limit
+ * (previous × weight + current + 1 ≤ limit). A whole number, so the database can compare its integer
+ * counter to it.
  */
 export function currentWindowCap(rule: RateLimitRule, now: number, previous: number): number {
   const start = windowStartOf(now, rule.windowMs);
-  return Math.ceil(rule.limit - previous * previousWeight(now, start, rule.windowMs));
+  return Math.floor(rule.limit - previous * previousWeight(now, start, rule.windowMs));
 }
 
 /** Whether one more event is allowed with these counts, and if not, how long until it is. */
@@ -49,11 +51,11 @@ function retryAfterSeconds(rule: RateLimitRule, now: number, counts: WindowCount
   const { windowMs, limit } = rule;
   let at: number;
   if (counts.current < limit && counts.previous > 0) {
-    // Within this window, as the previous one's weight decays: previous × w(t) + current < limit.
-    at = counts.windowStart + windowMs * (1 - (limit - counts.current) / counts.previous);
+    // Within this window, as the previous one's weight decays: previous × w(t) + current + 1 ≤ limit.
+    at = counts.windowStart + windowMs * (1 - (limit - counts.current - 1) / counts.previous);
   } else {
     // This window alone is full: in the next one it becomes the previous, decaying the same way.
-    at = counts.windowStart + windowMs + windowMs * (1 - limit / Math.max(counts.current, limit));
+    at = counts.windowStart + windowMs + windowMs * (1 - (limit - 1) / Math.max(counts.current, limit));
   }
   return Math.max(1, Math.ceil((at - now) / 1000));
 }

@@ -219,7 +219,7 @@ describe(`${N} concurrent requests across two processes sharing one database`, (
       }),
     );
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
-    // The rest: the email is taken (409), or the per-email attempt limit (per process) refused it (429).
+    // The rest: the email is taken (409), or the per-email attempt limit (shared by both) refused it (429).
     expect(statuses.every((s) => s === 303 || s === 409 || s === 429)).toBe(true);
     const rows = await sql.get<{ n: number | string }>(
       'SELECT count(*) AS n FROM users WHERE email = ?',

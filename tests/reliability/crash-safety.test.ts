@@ -19,12 +19,18 @@ import { REFRESH_GRACE_MS } from '../../src/oauth/refresh.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { SecretBox } from '../../src/security/secrets.js';
+import { RATE_LIMITS } from '../../src/web/rate-limits.js';
 import { freePort, type Gateway, spawnGateway } from '../helpers/gateway.js';
 import { pkce } from '../helpers/oauth-http.js';
 import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
 
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 6);
 const REDIRECT = 'http://localhost:3000/callback';
+/**
+ * Credential links per cycle: the per-user limit on credential checks is counted in the database, so
+ * it holds across restarts (as across instances); the whole run stays within it.
+ */
+const LINKS_PER_CYCLE = Math.max(1, Math.floor(RATE_LIMITS.credentialChecksPerUser.limit / (CYCLES + 1)));
 
 const dir = tempDir('sim-crash-');
 const databasePath = join(dir.path, 'crash.db');
@@ -222,7 +228,7 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
         try {
           const page = await fetch(`${publicUrl}/account/credentials`, { headers: { cookie } });
           const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-          for (let i = 0; i < 15 && !stop; i++) {
+          for (let i = 0; i < LINKS_PER_CYCLE && !stop; i++) {
             const res = await fetch(`${publicUrl}/account/credentials`, {
               method: 'POST',
               redirect: 'manual',
