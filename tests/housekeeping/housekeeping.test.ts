@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { purgeExpired } from '../../src/housekeeping/index.js';
 import { DCR_IDLE_TTL_MS } from '../../src/oauth/clients/repository.js';
 import { hashToken } from '../../src/security/tokens.js';
+import { oauthFixture } from '../helpers/oauth-fixture.js';
 import {
   authorizeCode,
   authorizeUrl,
@@ -11,35 +12,25 @@ import {
   mcpStatus,
   pkce,
   registerClient,
-  type SignedInUser,
   signedInUser,
   tokenRequest,
 } from '../helpers/oauth-http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 
-let server: TestServer;
-let user: SignedInUser;
-beforeAll(async () => {
-  server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
-  user = await signedInUser(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const fx = oauthFixture();
 
 const DAY = 24 * 3600 * 1000;
-const sql = async (query: string, ...params: unknown[]) => await server.sql.run(query, ...params);
+const sql = async (query: string, ...params: unknown[]) => await fx.server.sql.run(query, ...params);
 const clientExists = async (id: string) =>
-  (await server.sql.get('SELECT 1 FROM oauth_clients WHERE id = ?', id)) !== undefined;
+  (await fx.server.sql.get('SELECT 1 FROM oauth_clients WHERE id = ?', id)) !== undefined;
 const clientExpiry = async (id: string) =>
   (
-    (await server.sql.get('SELECT expires_at FROM oauth_clients WHERE id = ?', id)) as {
+    (await fx.server.sql.get('SELECT expires_at FROM oauth_clients WHERE id = ?', id)) as {
       expires_at: number;
     }
   ).expires_at;
 
 async function newClient() {
-  return (await registerClient(server, {}, freshAddress())).client_id;
+  return (await registerClient(fx.server, {}, freshAddress())).client_id;
 }
 
 describe('DCR client hygiene (DESIGN §4)', () => {
@@ -47,7 +38,7 @@ describe('DCR client hygiene (DESIGN §4)', () => {
     const id = await newClient();
     const fresh = await newClient();
     await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
-    const counts = await purgeExpired(server.db);
+    const counts = await purgeExpired(fx.server.db);
     expect(counts.clients).toBeGreaterThanOrEqual(1);
     expect(await clientExists(id)).toBe(false);
     expect(await clientExists(fresh)).toBe(true);
@@ -55,12 +46,12 @@ describe('DCR client hygiene (DESIGN §4)', () => {
 
   it('DESIGN §4: an idle DCR client with a live grant is never purged, and its tokens keep working', async () => {
     const id = await newClient();
-    const g = await grantForClient(server, user, id);
+    const g = await grantForClient(fx.server, fx.user, id);
     await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
-    await purgeExpired(server.db);
+    await purgeExpired(fx.server.db);
     expect(await clientExists(id)).toBe(true);
-    expect(await mcpStatus(server, g.accessToken)).toBe(200);
-    const r = await tokenRequest(server, {
+    expect(await mcpStatus(fx.server, g.accessToken)).toBe(200);
+    const r = await tokenRequest(fx.server, {
       grant_type: 'refresh_token',
       refresh_token: g.refreshToken,
       client_id: id,
@@ -70,7 +61,7 @@ describe('DCR client hygiene (DESIGN §4)', () => {
 
   it('DESIGN §4: once its grants are long dead, the idle client goes too (then /token says invalid_client)', async () => {
     const id = await newClient();
-    const g = await grantForClient(server, user, id);
+    const g = await grantForClient(fx.server, fx.user, id);
     const longAgo = Date.now() - 40 * DAY;
     await sql(
       'UPDATE oauth_tokens SET expires_at = ? WHERE grant_id IN (SELECT id FROM oauth_grants WHERE client_id = ?)',
@@ -79,9 +70,9 @@ describe('DCR client hygiene (DESIGN §4)', () => {
     );
     await sql('UPDATE oauth_grants SET created_at = ? WHERE client_id = ?', longAgo, id);
     await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
-    await purgeExpired(server.db);
+    await purgeExpired(fx.server.db);
     expect(await clientExists(id)).toBe(false);
-    const r = await tokenRequest(server, {
+    const r = await tokenRequest(fx.server, {
       grant_type: 'refresh_token',
       refresh_token: g.refreshToken,
       client_id: id,
@@ -92,9 +83,13 @@ describe('DCR client hygiene (DESIGN §4)', () => {
 
   it('DESIGN §4: the TTL is refreshed on use at /token', async () => {
     const id = await newClient();
-    const g = await grantForClient(server, user, id);
+    const g = await grantForClient(fx.server, fx.user, id);
     await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() + 1_000, id);
-    await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: g.refreshToken, client_id: id });
+    await tokenRequest(fx.server, {
+      grant_type: 'refresh_token',
+      refresh_token: g.refreshToken,
+      client_id: id,
+    });
     expect(await clientExpiry(id)).toBeGreaterThan(Date.now() + DCR_IDLE_TTL_MS - 60_000);
   });
 
@@ -102,8 +97,8 @@ describe('DCR client hygiene (DESIGN §4)', () => {
     const id = await newClient();
     await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() + 1_000, id);
     const res = await browserGet(
-      authorizeUrl(server, { clientId: id, challenge: pkce().challenge }),
-      user.cookie,
+      authorizeUrl(fx.server, { clientId: id, challenge: pkce().challenge }),
+      fx.user.cookie,
     );
     expect(res.status).toBe(200);
     expect(await clientExpiry(id)).toBeGreaterThan(Date.now() + DCR_IDLE_TTL_MS - 60_000);
@@ -113,8 +108,8 @@ describe('DCR client hygiene (DESIGN §4)', () => {
 describe('expired rows (DESIGN §4, RFC 6749 §4.1.2)', () => {
   it('RFC 6749 §4.1.2: a recently expired code is kept (a replay must still be recognised); a day-old one is purged', async () => {
     const id = await newClient();
-    const recent = await authorizeCode(server, user, { clientId: id, challenge: pkce().challenge });
-    const old = await authorizeCode(server, user, { clientId: id, challenge: pkce().challenge });
+    const recent = await authorizeCode(fx.server, fx.user, { clientId: id, challenge: pkce().challenge });
+    const old = await authorizeCode(fx.server, fx.user, { clientId: id, challenge: pkce().challenge });
     await sql(
       'UPDATE oauth_codes SET expires_at = ? WHERE code_hash = ?',
       Date.now() - 1_000,
@@ -125,36 +120,38 @@ describe('expired rows (DESIGN §4, RFC 6749 §4.1.2)', () => {
       Date.now() - 2 * DAY,
       hashToken(old.code),
     );
-    await purgeExpired(server.db);
+    await purgeExpired(fx.server.db);
     const has = async (code: string) =>
-      (await server.sql.get('SELECT 1 FROM oauth_codes WHERE code_hash = ?', hashToken(code))) !== undefined;
+      (await fx.server.sql.get('SELECT 1 FROM oauth_codes WHERE code_hash = ?', hashToken(code))) !==
+      undefined;
     expect(await has(recent.code)).toBe(true);
     expect(await has(old.code)).toBe(false);
   });
 
   it('DESIGN §4: tokens expired for over a day are purged; live ones are kept', async () => {
     const id = await newClient();
-    const dead = await grantForClient(server, user, id);
-    const live = await grantForClient(server, user, id);
+    const dead = await grantForClient(fx.server, fx.user, id);
+    const live = await grantForClient(fx.server, fx.user, id);
     await sql(
       'UPDATE oauth_tokens SET expires_at = ? WHERE token_hash = ?',
       Date.now() - 2 * DAY,
       hashToken(dead.accessToken),
     );
-    await purgeExpired(server.db);
+    await purgeExpired(fx.server.db);
     const has = async (t: string) =>
-      (await server.sql.get('SELECT 1 FROM oauth_tokens WHERE token_hash = ?', hashToken(t))) !== undefined;
+      (await fx.server.sql.get('SELECT 1 FROM oauth_tokens WHERE token_hash = ?', hashToken(t))) !==
+      undefined;
     expect(await has(dead.accessToken)).toBe(false);
     expect(await has(dead.refreshToken)).toBe(true);
     expect(await has(live.accessToken)).toBe(true);
   });
 
   it('DESIGN §4: expired sessions are purged', async () => {
-    const other = await signedInUser(server);
+    const other = await signedInUser(fx.server);
     await sql('UPDATE sessions SET expires_at = ? WHERE user_id = ?', Date.now() - 1, other.userId);
-    const counts = await purgeExpired(server.db);
+    const counts = await purgeExpired(fx.server.db);
     expect(counts.sessions).toBeGreaterThanOrEqual(1);
-    const left = (await server.sql.get(
+    const left = (await fx.server.sql.get(
       'SELECT count(*) AS n FROM sessions WHERE user_id = ?',
       other.userId,
     )) as {
@@ -166,11 +163,11 @@ describe('expired rows (DESIGN §4, RFC 6749 §4.1.2)', () => {
   it('consent decisions are kept while their form could be posted again, then purged', async () => {
     const now = Date.now();
     const insert = 'INSERT INTO oauth_decisions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)';
-    await sql(insert, 'decision-expired', user.userId, now - 2 * DAY, now - DAY);
-    await sql(insert, 'decision-live', user.userId, now, now + 15 * 60_000);
-    const counts = await purgeExpired(server.db, now);
+    await sql(insert, 'decision-expired', fx.user.userId, now - 2 * DAY, now - DAY);
+    await sql(insert, 'decision-live', fx.user.userId, now, now + 15 * 60_000);
+    const counts = await purgeExpired(fx.server.db, now);
     expect(counts.decisions).toBeGreaterThanOrEqual(1);
-    const ids = ((await server.sql.all('SELECT id FROM oauth_decisions')) as Array<{ id: string }>).map(
+    const ids = ((await fx.server.sql.all('SELECT id FROM oauth_decisions')) as Array<{ id: string }>).map(
       (r) => r.id,
     );
     expect(ids).toContain('decision-live');

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { oauthFixture } from '../helpers/oauth-fixture.js';
 import {
   authorizeCode,
   exchangeCode,
@@ -7,21 +8,10 @@ import {
   pkce,
   registerClient,
   revokeRequest,
-  type SignedInUser,
-  signedInUser,
   tokenRequest,
 } from '../helpers/oauth-http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 
-let server: TestServer;
-let user: SignedInUser;
-beforeAll(async () => {
-  server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
-  user = await signedInUser(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const fx = oauthFixture();
 
 type Method = 'none' | 'client_secret_basic' | 'client_secret_post';
 
@@ -44,13 +34,13 @@ function credentials(
 }
 
 async function clientWith(method: Method) {
-  const c = await registerClient(server, { token_endpoint_auth_method: method }, freshAddress());
+  const c = await registerClient(fx.server, { token_endpoint_auth_method: method }, freshAddress());
   return { id: c.client_id, secret: c.client_secret };
 }
 
 async function codeFor(clientId: string) {
   const p = pkce();
-  const { code } = await authorizeCode(server, user, { clientId, challenge: p.challenge });
+  const { code } = await authorizeCode(fx.server, fx.user, { clientId, challenge: p.challenge });
   return { code, verifier: p.verifier };
 }
 
@@ -60,13 +50,13 @@ function codeParams(code: string, verifier: string) {
     code,
     redirect_uri: 'http://localhost:3000/callback',
     code_verifier: verifier,
-    resource: server.config.resourceUrl,
+    resource: fx.server.config.resourceUrl,
   };
 }
 
 describe('every advertised auth method works (RFC 8414 §2, RFC 6749 §2.3.1, RFC 7009 §2.1)', () => {
   it('RFC 8414 §2: each of token_endpoint_auth_methods_supported works at /token (code and refresh) and /revoke', async () => {
-    const meta = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as {
+    const meta = (await (await fetch(`${fx.server.url}/.well-known/oauth-authorization-server`)).json()) as {
       token_endpoint_auth_methods_supported: Method[];
       revocation_endpoint_auth_methods_supported: Method[];
     };
@@ -80,26 +70,26 @@ describe('every advertised auth method works (RFC 8414 §2, RFC 6749 §2.3.1, RF
       const auth = credentials(method, client.id, client.secret);
       const { code, verifier } = await codeFor(client.id);
       const tokens = await tokenRequest(
-        server,
+        fx.server,
         { ...codeParams(code, verifier), ...auth.params },
         auth.headers,
       );
       expect(tokens.status, `${method} code exchange`).toBe(200);
       const refreshed = await tokenRequest(
-        server,
+        fx.server,
         { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token as string, ...auth.params },
         auth.headers,
       );
       expect(refreshed.status, `${method} refresh`).toBe(200);
       const access = refreshed.body.access_token as string;
-      expect(await mcpStatus(server, access)).toBe(200);
+      expect(await mcpStatus(fx.server, access)).toBe(200);
       const revoked = await revokeRequest(
-        server,
+        fx.server,
         { token: refreshed.body.refresh_token as string, ...auth.params },
         auth.headers,
       );
       expect(revoked.status, `${method} revoke`).toBe(200);
-      expect(await mcpStatus(server, access)).toBe(401);
+      expect(await mcpStatus(fx.server, access)).toBe(401);
     }
   });
 });
@@ -108,7 +98,7 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
   it('RFC 6749 §5.2: a wrong secret with Basic → 401 invalid_client with WWW-Authenticate: Basic', async () => {
     const client = await clientWith('client_secret_basic');
     const { code, verifier } = await codeFor(client.id);
-    const res = await tokenRequest(server, codeParams(code, verifier), basic(client.id, 'sim_cs_wrong'));
+    const res = await tokenRequest(fx.server, codeParams(code, verifier), basic(client.id, 'sim_cs_wrong'));
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
     expect(res.headers.get('www-authenticate')).toMatch(/^Basic/);
@@ -118,7 +108,7 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
   it('RFC 6749 §5.2: a wrong secret in the body → 401 invalid_client, without a challenge for a scheme it did not use', async () => {
     const client = await clientWith('client_secret_post');
     const { code, verifier } = await codeFor(client.id);
-    const res = await tokenRequest(server, {
+    const res = await tokenRequest(fx.server, {
       ...codeParams(code, verifier),
       client_id: client.id,
       client_secret: 'sim_cs_wrong',
@@ -131,17 +121,21 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
   it('RFC 6749 §3.2.1: a confidential client that sends no secret → 401 invalid_client, code not burned', async () => {
     const client = await clientWith('client_secret_basic');
     const { code, verifier } = await codeFor(client.id);
-    const res = await tokenRequest(server, { ...codeParams(code, verifier), client_id: client.id });
+    const res = await tokenRequest(fx.server, { ...codeParams(code, verifier), client_id: client.id });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
-    const ok = await tokenRequest(server, codeParams(code, verifier), basic(client.id, client.secret ?? ''));
+    const ok = await tokenRequest(
+      fx.server,
+      codeParams(code, verifier),
+      basic(client.id, client.secret ?? ''),
+    );
     expect(ok.status).toBe(200);
   });
 
   it('RFC 7591 §2: a client must use the method it registered (basic client using post → 401)', async () => {
     const client = await clientWith('client_secret_basic');
     const { code, verifier } = await codeFor(client.id);
-    const res = await tokenRequest(server, {
+    const res = await tokenRequest(fx.server, {
       ...codeParams(code, verifier),
       client_id: client.id,
       client_secret: client.secret ?? '',
@@ -153,7 +147,7 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
   it('RFC 7591 §2: a public client that sends a secret → 401 invalid_client', async () => {
     const client = await clientWith('none');
     const { code, verifier } = await codeFor(client.id);
-    const res = await tokenRequest(server, codeParams(code, verifier), basic(client.id, 'sim_cs_made_up'));
+    const res = await tokenRequest(fx.server, codeParams(code, verifier), basic(client.id, 'sim_cs_made_up'));
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
   });
@@ -162,7 +156,7 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
     const client = await clientWith('client_secret_basic');
     const { code, verifier } = await codeFor(client.id);
     const res = await tokenRequest(
-      server,
+      fx.server,
       { ...codeParams(code, verifier), client_secret: client.secret ?? '' },
       basic(client.id, client.secret ?? ''),
     );
@@ -172,7 +166,7 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
 
   it('RFC 6749 §5.2: a malformed Authorization header → 401 invalid_client', async () => {
     const res = await tokenRequest(
-      server,
+      fx.server,
       { grant_type: 'refresh_token', refresh_token: 'sim_rt_x' },
       { authorization: 'Basic !!!not-base64' },
     );
@@ -181,7 +175,7 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
   });
 
   it('RFC 6749 §5.2: no client identification at all → 401 invalid_client', async () => {
-    const res = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: 'sim_rt_x' });
+    const res = await tokenRequest(fx.server, { grant_type: 'refresh_token', refresh_token: 'sim_rt_x' });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
   });
@@ -189,19 +183,19 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
   it('RFC 6749 §5.2: a confidential client’s refresh without its secret → 401, the refresh token still works after', async () => {
     const client = await clientWith('client_secret_post');
     const { code, verifier } = await codeFor(client.id);
-    const tokens = await tokenRequest(server, {
+    const tokens = await tokenRequest(fx.server, {
       ...codeParams(code, verifier),
       client_id: client.id,
       client_secret: client.secret ?? '',
     });
     const refreshToken = tokens.body.refresh_token as string;
-    const bad = await tokenRequest(server, {
+    const bad = await tokenRequest(fx.server, {
       grant_type: 'refresh_token',
       refresh_token: refreshToken,
       client_id: client.id,
     });
     expect(bad.status).toBe(401);
-    const good = await tokenRequest(server, {
+    const good = await tokenRequest(fx.server, {
       grant_type: 'refresh_token',
       refresh_token: refreshToken,
       client_id: client.id,
@@ -213,6 +207,6 @@ describe('failed client authentication → 401 invalid_client (RFC 6749 §5.2)',
   it('RFC 6749 §2.3.1: a public client exchanging its code needs only client_id', async () => {
     const client = await clientWith('none');
     const { code, verifier } = await codeFor(client.id);
-    expect((await exchangeCode(server, { clientId: client.id, code, verifier })).status).toBe(200);
+    expect((await exchangeCode(fx.server, { clientId: client.id, code, verifier })).status).toBe(200);
   });
 });
