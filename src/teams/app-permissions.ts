@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { Store } from '../db/store/index.js';
 import { memberScopeCeiling } from '../oauth/consents.js';
 import type { Scope } from '../oauth/scopes.js';
 import { type ConnectedApp, listAppsForUser, listAppsForWorkspace } from './apps.js';
@@ -11,23 +11,28 @@ export interface AppWithPermissions extends ConnectedApp {
 }
 
 /** Each app's effective and blocked permissions, reading each member's ceiling once. */
-function withPermissions(db: Db, apps: ConnectedApp[]): AppWithPermissions[] {
+async function withPermissions(db: Store, apps: ConnectedApp[]): Promise<AppWithPermissions[]> {
   const ceilings = new Map<string, Set<Scope> | null>();
-  return apps.map((app) => {
+  const out: AppWithPermissions[] = [];
+  for (const app of apps) {
     const key = `${app.workspaceId}\0${app.userId}`;
-    if (!ceilings.has(key)) ceilings.set(key, memberScopeCeiling(db, app.workspaceId, app.userId));
+    if (!ceilings.has(key)) ceilings.set(key, await memberScopeCeiling(db, app.workspaceId, app.userId));
     const ceiling = ceilings.get(key) ?? null;
     const effective = ceiling ? app.scopes.filter((s) => ceiling.has(s)) : [...app.scopes];
-    return { ...app, effective, blocked: app.scopes.filter((s) => !effective.includes(s)) };
-  });
+    out.push({ ...app, effective, blocked: app.scopes.filter((s) => !effective.includes(s)) });
+  }
+  return out;
 }
 
 /** The user's connected apps with what each may actually do, newest first. */
-export function connectedAppsOf(db: Db, userId: string): AppWithPermissions[] {
-  return withPermissions(db, listAppsForUser(db, userId));
+export async function connectedAppsOf(db: Store, userId: string): Promise<AppWithPermissions[]> {
+  return withPermissions(db, await listAppsForUser(db, userId));
 }
 
 /** Every connected app of the workspace (admin view) with what each may actually do, newest first. */
-export function workspaceAppsWithPermissions(db: Db, workspaceId: string): AppWithPermissions[] {
-  return withPermissions(db, listAppsForWorkspace(db, workspaceId));
+export async function workspaceAppsWithPermissions(
+  db: Store,
+  workspaceId: string,
+): Promise<AppWithPermissions[]> {
+  return withPermissions(db, await listAppsForWorkspace(db, workspaceId));
 }

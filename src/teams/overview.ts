@@ -1,7 +1,7 @@
 import { getCredentialSummary } from '../accounts/credentials.js';
 import type { WorkspaceRole } from '../accounts/workspaces.js';
 import { toolCallCountsByUser } from '../audit/tool-usage.js';
-import type { Db } from '../db/client.js';
+import type { Store } from '../db/store/index.js';
 import { type InviteView, listInvites } from './invites.js';
 import { getTeamSettings, type TeamSettings } from './team-settings.js';
 import { isAdminRole, listMembers, type MemberView } from './teams.js';
@@ -16,7 +16,11 @@ export interface MemberWithUsage extends MemberView {
  * Credit-spending calls upstream accepted this UTC month, per member of the workspace: the figure the
  * write cap compares with the cap (write-cap.ts), without the calls in flight.
  */
-export function writesThisMonthByMember(db: Db, workspaceId: string, now = Date.now()): Map<string, number> {
+export function writesThisMonthByMember(
+  db: Store,
+  workspaceId: string,
+  now = Date.now(),
+): Promise<Map<string, number>> {
   return toolCallCountsByUser(db, {
     workspaceId,
     since: startOfUtcMonth(now),
@@ -26,9 +30,16 @@ export function writesThisMonthByMember(db: Db, workspaceId: string, now = Date.
 }
 
 /** The workspace's members with their calls this month, in the team page's order (owners first). */
-export function membersWithUsage(db: Db, workspaceId: string, now = Date.now()): MemberWithUsage[] {
-  const used = writesThisMonthByMember(db, workspaceId, now);
-  return listMembers(db, workspaceId).map((m) => ({ ...m, writesThisMonth: used.get(m.userId) ?? 0 }));
+export async function membersWithUsage(
+  db: Store,
+  workspaceId: string,
+  now = Date.now(),
+): Promise<MemberWithUsage[]> {
+  const used = await writesThisMonthByMember(db, workspaceId, now);
+  return (await listMembers(db, workspaceId)).map((m) => ({
+    ...m,
+    writesThisMonth: used.get(m.userId) ?? 0,
+  }));
 }
 
 export interface TeamOverview {
@@ -40,16 +51,16 @@ export interface TeamOverview {
 }
 
 /** Everything the team page shows, read for a viewer with this role. */
-export function teamOverview(
-  db: Db,
+export async function teamOverview(
+  db: Store,
   ws: { id: string; kind: 'personal' | 'team'; role: WorkspaceRole },
   now = Date.now(),
-): TeamOverview {
+): Promise<TeamOverview> {
   const team = ws.kind === 'team';
   return {
-    members: team ? membersWithUsage(db, ws.id, now) : [],
-    invites: team && isAdminRole(ws.role) ? listInvites(db, ws.id, now) : [],
-    hasCredential: getCredentialSummary(db, ws.id) !== null,
-    settings: getTeamSettings(db, ws.id),
+    members: team ? await membersWithUsage(db, ws.id, now) : [],
+    invites: team && isAdminRole(ws.role) ? await listInvites(db, ws.id, now) : [],
+    hasCredential: (await getCredentialSummary(db, ws.id)) !== null,
+    settings: await getTeamSettings(db, ws.id),
   };
 }

@@ -1,7 +1,7 @@
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createSession } from '../../src/accounts/sessions.js';
 import { createUser } from '../../src/accounts/users.js';
-import { auditEvents } from '../../src/db/schema/index.js';
+import type { auditEvents } from '../../src/db/schema/index.js';
 import type { SandboxServer } from '../../src/sandbox/server.js';
 import { acceptInvite, createInvite, revokeInvite } from '../../src/teams/invites.js';
 import { setMemberPolicy } from '../../src/teams/member-policy.js';
@@ -48,7 +48,7 @@ function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: string })
 async function person(server: TestServer, email: string): Promise<ScenePerson & { personalId: string }> {
   const created = await createUser(server.db, { email, password: SCENE_PASSWORD });
   if (!created.ok) throw new Error(created.reason);
-  const session = createSession(server.db, created.user.id, 'test');
+  const session = await createSession(server.db, created.user.id, 'test');
   return {
     id: created.user.id,
     email,
@@ -99,14 +99,14 @@ export async function buildTeamScene(server: TestServer, sandbox: SandboxServer)
     'maximilian.featherstonehaugh-wolfeschlegel@research-department.example.com',
   );
   const mia = await person(server, 'mia.member@example.com');
-  const teamId = ok(createTeam(db, owner.id, 'Northwind Research'));
+  const teamId = ok(await createTeam(db, owner.id, 'Northwind Research'));
   const res = await fetch(`${sandbox.searchUrl}/__sandbox/credentials`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ credits: 1000, producer: true }),
   });
   const { token } = (await res.json()) as { token: string };
-  saveUpstreamCredential(db, server.secrets, {
+  await saveUpstreamCredential(db, server.secrets, {
     workspaceId: teamId,
     linkedBy: owner.id,
     token,
@@ -117,16 +117,16 @@ export async function buildTeamScene(server: TestServer, sandbox: SandboxServer)
   const t0 = Date.now() - 60_000;
   const member = { role: 'member', maxUses: '1', expiresInDays: '7' };
   for (const [i, p] of [admin, long, mia].entries()) {
-    const invite = ok(createInvite(db, teamId, owner.id, member, t0 + i * 1000));
-    ok(acceptInvite(db, invite.token, teamId, p.id));
+    const invite = ok(await createInvite(db, teamId, owner.id, member, t0 + i * 1000));
+    ok(await acceptInvite(db, invite.token, teamId, p.id));
   }
-  ok(changeRole(db, teamId, owner.id, admin.id, 'admin'));
+  ok(await changeRole(db, teamId, owner.id, admin.id, 'admin'));
 
   // Apps first: Mia's app was allowed to start searches before her settings became read-only.
   await connectApp(server, owner, teamId, 'Claude', 'searches:read searches:write agent:read agent:write');
   await connectApp(server, mia, teamId, 'Cursor', 'searches:read searches:write');
   ok(
-    setMemberPolicy(db, teamId, owner.id, mia.id, {
+    await setMemberPolicy(db, teamId, owner.id, mia.id, {
       upstreamUserId: 'mia-analyst',
       maxScopes: [],
       monthlyWriteCap: '10',
@@ -134,7 +134,7 @@ export async function buildTeamScene(server: TestServer, sandbox: SandboxServer)
     }),
   );
   ok(
-    setMemberPolicy(db, teamId, owner.id, long.id, {
+    await setMemberPolicy(db, teamId, owner.id, long.id, {
       upstreamUserId: '',
       maxScopes: [
         'searches:read',
@@ -149,7 +149,7 @@ export async function buildTeamScene(server: TestServer, sandbox: SandboxServer)
   );
 
   const open = ok(
-    createInvite(
+    await createInvite(
       db,
       teamId,
       owner.id,
@@ -163,7 +163,7 @@ export async function buildTeamScene(server: TestServer, sandbox: SandboxServer)
     ),
   );
   ok(
-    createInvite(
+    await createInvite(
       db,
       teamId,
       admin.id,
@@ -176,8 +176,8 @@ export async function buildTeamScene(server: TestServer, sandbox: SandboxServer)
       t0 + 11_000,
     ),
   );
-  const withdrawn = ok(createInvite(db, teamId, owner.id, member, t0 + 12_000));
-  ok(revokeInvite(db, teamId, owner.id, withdrawn.id));
+  const withdrawn = ok(await createInvite(db, teamId, owner.id, member, t0 + 12_000));
+  ok(await revokeInvite(db, teamId, owner.id, withdrawn.id));
 
   // Tool calls over the last two weeks (reads, and credit-spending calls today: this month's counts).
   const now = Date.now();
@@ -202,7 +202,7 @@ export async function buildTeamScene(server: TestServer, sandbox: SandboxServer)
     'refused',
     JSON.stringify({ reason: 'scope_ceiling', scope: 'searches:write' }),
   );
-  db.insert(auditEvents).values(calls).run();
+  await db.orm.insert(db.t.auditEvents).values(calls);
 
   return { teamId, personalId: owner.personalId, owner, admin, long, mia, inviteToken: open.token };
 }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../../src/db/schema/index.js';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../../src/oauth/scopes.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { FormClient } from '../helpers/forms.js';
@@ -163,7 +162,7 @@ describe('invite links', () => {
     expect(invitee.lastHtml).toContain('Northwind Research');
     expect(invitee.lastHtml).not.toContain('Priya');
     // Nor is it in the audit trail.
-    const rows = server.db.select().from(auditEvents).all();
+    const rows = await server.db.orm.select().from(server.db.t.auditEvents);
     expect(rows.some((r) => (r.detail ?? '').includes('Priya'))).toBe(false);
   });
 
@@ -202,11 +201,9 @@ describe('the usage page', () => {
     expect(bars.length).toBeGreaterThan(10);
     expect(rows.length).toBe(bars.length);
     const total = rows.reduce((n, r) => n + Number(r[3]), 0);
-    const calls = server.db
-      .select()
-      .from(auditEvents)
-      .all()
-      .filter((r) => r.kind === 'tool_call' && r.workspaceId === scene.teamId);
+    const calls = (await server.db.orm.select().from(server.db.t.auditEvents)).filter(
+      (r) => r.kind === 'tool_call' && r.workspaceId === scene.teamId,
+    );
     expect(total).toBe(calls.length);
     expect(visibleText(html)).toContain(`${total} calls by 3 members the last 30 days; the busiest day was`);
 

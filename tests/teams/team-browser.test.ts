@@ -102,7 +102,14 @@ describe('a team shares one upstream credential', () => {
     await adminPage.waitForURL(/\/connect\?workspace=[^&]+&done=team_created/);
     teamId = new URL(adminPage.url()).searchParams.get('workspace') as string;
     expect(
-      (await firstRow(ts.server.db.orm.select().from(ts.server.db.t.workspaces).where(eq(ts.server.db.t.workspaces.id, teamId))))?.kind,
+      (
+        await firstRow(
+          ts.server.db.orm
+            .select()
+            .from(ts.server.db.t.workspaces)
+            .where(eq(ts.server.db.t.workspaces.id, teamId)),
+        )
+      )?.kind,
     ).toBe('team');
     expect(await adminPage.getByRole('heading', { name: `Set up ${TEAM}` }).count()).toBe(1);
     await adminPage.goto(`${ts.url}/workspaces/${teamId}`);

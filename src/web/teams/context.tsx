@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { getMembership, type WorkspaceRole } from '../../accounts/workspaces.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Store } from '../../db/store/index.js';
 import type { AppEnv, SessionUser } from '../../http/env.js';
 import type { SecretBox } from '../../security/secrets.js';
 import type { Refusal } from '../../teams/outcome.js';
@@ -18,7 +18,7 @@ import { type NewInvite, TeamPage, type TeamPageErrors, type TeamPageValues } fr
 
 export interface TeamRoutesDeps {
   config: Config;
-  db: Db;
+  db: Store;
   secrets: SecretBox;
   upstream: { searchUrl: string; agentUrl: string };
 }
@@ -81,20 +81,20 @@ export function teamContext(deps: TeamRoutesDeps) {
     );
 
   /** The workspace of the path, if the signed-in user is a member of it. */
-  const workspaceOf = (c: Context<AppEnv>, user: SessionUser): TeamNav | null => {
+  const workspaceOf = async (c: Context<AppEnv>, user: SessionUser): Promise<TeamNav | null> => {
     const id = (c.req.param('id') ?? '').slice(0, ID_MAX_LENGTH);
-    const m = getMembership(db, id, user.id);
+    const m = await getMembership(db, id, user.id);
     return m ? { id: m.workspaceId, name: m.name, kind: m.kind, role: m.role } : null;
   };
 
   /** The signed-in user and their workspace (for admin pages, only with an admin role), or the response. */
-  const viewer = (
+  const viewer = async (
     c: Context<AppEnv>,
     needs: WorkspaceRole = 'member',
-  ): Halt | { user: SessionUser; ws: TeamNav } => {
+  ): Promise<Halt | { user: SessionUser; ws: TeamNav }> => {
     const user = requireUser(c);
     if (user instanceof Response) return { done: user };
-    const ws = workspaceOf(c, user);
+    const ws = await workspaceOf(c, user);
     if (!ws) return { done: notFound(c, user) };
     if (needs !== 'member' && !isAdminRole(ws.role)) return { done: adminsOnly(c, user, ws) };
     return { user, ws };
@@ -110,7 +110,7 @@ export function teamContext(deps: TeamRoutesDeps) {
   };
 
   /** The team page, with a notice, a just-created invite link, or a refused form's errors and values. */
-  const teamPage = (
+  const teamPage = async (
     c: Context<AppEnv>,
     user: SessionUser,
     ws: TeamNav,
@@ -128,7 +128,7 @@ export function teamContext(deps: TeamRoutesDeps) {
         c={c}
         user={user}
         ws={ws}
-        overview={teamOverview(db, ws)}
+        overview={await teamOverview(db, ws)}
         notice={options.notice ?? null}
         newInvite={options.newInvite ?? null}
         errors={options.errors ?? {}}
@@ -138,14 +138,14 @@ export function teamContext(deps: TeamRoutesDeps) {
     );
 
   /** A refused team action shown on the team page (or a plain page when the team is gone for them). */
-  const teamRefusal = (
+  const teamRefusal = async (
     c: Context<AppEnv>,
     user: SessionUser,
     refusal: Refusal,
     errors: TeamPageErrors = {},
     values: TeamPageValues = {},
   ) => {
-    const ws = workspaceOf(c, user);
+    const ws = await workspaceOf(c, user);
     if (!ws)
       return refusal.status === 404
         ? notFound(c, user)

@@ -29,8 +29,8 @@ export function teamRoutes(deps: TeamRoutesDeps) {
   const app = new Hono<AppEnv>();
 
   app.route('/', teamSettingsRoutes(t));
-  app.get('/workspaces/:id', (c) => {
-    const g = t.viewer(c);
+  app.get('/workspaces/:id', async (c) => {
+    const g = await t.viewer(c);
     if ('done' in g) return g.done;
     return t.teamPage(c, g.user, g.ws, { notice: TEAM_NOTICES[c.req.query('done') ?? ''] ?? null });
   });

@@ -23,7 +23,7 @@ export function appRoutes(t: TeamContext) {
   const app = new Hono<AppEnv>();
   const noticeOf = (c: Context<AppEnv>) => APP_NOTICES[c.req.query('done') ?? ''] ?? null;
 
-  const myApps = (
+  const myApps = async (
     c: Context<AppEnv>,
     user: SessionUser,
     extra: { notice?: string | null; error?: string },
@@ -34,15 +34,15 @@ export function appRoutes(t: TeamContext) {
       <MyAppsPage
         c={c}
         user={user}
-        apps={connectedAppsOf(db, user.id)}
-        adminOf={listWorkspacesForUser(db, user.id).filter((w) => isAdminRole(w.role))}
+        apps={await connectedAppsOf(db, user.id)}
+        adminOf={(await listWorkspacesForUser(db, user.id)).filter((w) => isAdminRole(w.role))}
         notice={extra.notice ?? null}
         error={extra.error ?? null}
       />,
       status,
     );
 
-  const workspaceApps = (
+  const workspaceApps = async (
     c: Context<AppEnv>,
     user: SessionUser,
     ws: TeamNav,
@@ -55,7 +55,7 @@ export function appRoutes(t: TeamContext) {
         c={c}
         user={user}
         ws={ws}
-        apps={workspaceAppsWithPermissions(db, ws.id)}
+        apps={await workspaceAppsWithPermissions(db, ws.id)}
         notice={extra.notice ?? null}
         error={extra.error ?? null}
       />,
@@ -71,13 +71,13 @@ export function appRoutes(t: TeamContext) {
   app.post('/account/apps/revoke', t.sameOrigin, async (c) => {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
-    const outcome = revokeOwnApp(db, g.user.id, one(g.form, 'grant', ID_MAX_LENGTH));
+    const outcome = await revokeOwnApp(db, g.user.id, one(g.form, 'grant', ID_MAX_LENGTH));
     if (!outcome.ok) return myApps(c, g.user, { error: outcome.message }, outcome.status);
     return c.redirect('/account/apps?done=revoked', 303);
   });
 
-  app.get('/workspaces/:id/apps', (c) => {
-    const g = t.viewer(c, 'admin');
+  app.get('/workspaces/:id/apps', async (c) => {
+    const g = await t.viewer(c, 'admin');
     if ('done' in g) return g.done;
     return workspaceApps(c, g.user, g.ws, { notice: noticeOf(c) });
   });
@@ -85,9 +85,14 @@ export function appRoutes(t: TeamContext) {
   app.post('/workspaces/:id/apps/revoke', t.sameOrigin, async (c) => {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
-    const outcome = revokeWorkspaceApp(db, c.req.param('id'), g.user.id, one(g.form, 'grant', ID_MAX_LENGTH));
+    const outcome = await revokeWorkspaceApp(
+      db,
+      c.req.param('id'),
+      g.user.id,
+      one(g.form, 'grant', ID_MAX_LENGTH),
+    );
     if (!outcome.ok) {
-      const ws = t.workspaceOf(c, g.user);
+      const ws = await t.workspaceOf(c, g.user);
       if (!ws) return t.notFound(c, g.user);
       if (!isAdminRole(ws.role)) return t.adminsOnly(c, g.user, ws);
       return workspaceApps(c, g.user, ws, { error: outcome.message }, outcome.status);

@@ -11,13 +11,13 @@ export function auditRoutes(t: TeamContext) {
   const { db, config } = t;
   const app = new Hono<AppEnv>();
 
-  app.get('/workspaces/:id/audit', (c) => {
-    const g = t.viewer(c, 'admin');
+  app.get('/workspaces/:id/audit', async (c) => {
+    const g = await t.viewer(c, 'admin');
     if ('done' in g) return g.done;
     const { filters, errors } = parseAuditFilters(c.req.query());
     const format = c.req.query('format');
     if (format === 'csv' || format === 'json') {
-      const rows = exportAudit(db, g.ws.id, filters);
+      const rows = await exportAudit(db, g.ws.id, filters);
       const stamp = new Date().toISOString().slice(0, 10);
       c.header('Cache-Control', 'no-store');
       c.header('Content-Disposition', `attachment; filename="audit-${stamp}.${format}"`);
@@ -27,14 +27,14 @@ export function auditRoutes(t: TeamContext) {
       }
       return c.json({ workspace: { id: g.ws.id, name: g.ws.name }, filters, events: auditJson(rows) });
     }
-    const { rows, hasMore } = queryAudit(db, g.ws.id, filters);
+    const { rows, hasMore } = await queryAudit(db, g.ws.id, filters);
     return privatePage(
       c,
       <AuditPage
         c={c}
         user={g.user}
         ws={g.ws}
-        members={listMembers(db, g.ws.id)}
+        members={await listMembers(db, g.ws.id)}
         filters={filters}
         errors={errors}
         rows={rows}

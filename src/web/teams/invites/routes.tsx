@@ -36,11 +36,11 @@ export function inviteRoutes(t: TeamContext) {
       inviteDays: input.expiresInDays,
       inviteNote: input.note,
     };
-    const outcome = createInvite(db, c.req.param('id'), g.user.id, input);
+    const outcome = await createInvite(db, c.req.param('id'), g.user.id, input);
     if (!outcome.ok) {
       return t.teamRefusal(c, g.user, outcome, 'errors' in outcome ? { invite: outcome.errors } : {}, values);
     }
-    const ws = t.workspaceOf(c, g.user);
+    const ws = await t.workspaceOf(c, g.user);
     if (!ws) return t.notFound(c, g.user);
     const url = `${config.publicUrl}/invite?${new URLSearchParams({ token: outcome.value.token }).toString()}`;
     const newInvite = {
@@ -57,24 +57,24 @@ export function inviteRoutes(t: TeamContext) {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
     const inviteId = c.req.param('inviteId').slice(0, ID_MAX_LENGTH);
-    const outcome = revokeInvite(db, c.req.param('id'), g.user.id, inviteId);
+    const outcome = await revokeInvite(db, c.req.param('id'), g.user.id, inviteId);
     if (!outcome.ok) return t.teamRefusal(c, g.user, outcome);
     return t.back(c, c.req.param('id'), 'withdrawn');
   });
 
   const inviteToken = (raw: string | undefined) => (raw ?? '').trim().slice(0, INVITE_TOKEN_MAX_LENGTH + 1);
 
-  app.get('/invite', (c) => {
+  app.get('/invite', async (c) => {
     const user = c.get('user');
     const token = inviteToken(c.req.query('token'));
-    const invite = token.length <= INVITE_TOKEN_MAX_LENGTH ? lookupInvite(db, token) : null;
+    const invite = token.length <= INVITE_TOKEN_MAX_LENGTH ? await lookupInvite(db, token) : null;
     if (!invite)
       return privatePage(
         c,
         <InvitePage c={c} user={user} token={token} invite={null} problem={INVITE_PROBLEMS.unknown} />,
         404,
       );
-    const alreadyMember = user ? getMembership(db, invite.workspaceId, user.id) !== null : false;
+    const alreadyMember = user ? (await getMembership(db, invite.workspaceId, user.id)) !== null : false;
     if (!alreadyMember && invite.state !== 'usable') {
       return privatePage(
         c,
@@ -98,7 +98,7 @@ export function inviteRoutes(t: TeamContext) {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
     const token = inviteToken(one(g.form, 'token', 400));
-    const outcome = acceptInvite(db, token, one(g.form, 'workspace', ID_MAX_LENGTH), g.user.id);
+    const outcome = await acceptInvite(db, token, one(g.form, 'workspace', ID_MAX_LENGTH), g.user.id);
     if (!outcome.ok) {
       return privatePage(
         c,

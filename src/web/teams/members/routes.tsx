@@ -14,13 +14,13 @@ export function memberRoutes(t: TeamContext) {
   const { db } = t;
   const app = new Hono<AppEnv>();
   const targetOf = (param: string | undefined) => (param ?? '').slice(0, ID_MAX_LENGTH);
-  const memberOf = (ws: TeamNav, userId: string) =>
-    membersWithUsage(db, ws.id).find((m) => m.userId === userId) ?? null;
+  const memberOf = async (ws: TeamNav, userId: string) =>
+    (await membersWithUsage(db, ws.id)).find((m) => m.userId === userId) ?? null;
 
   app.post('/workspaces/:id/members/:userId/role', t.sameOrigin, async (c) => {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
-    const outcome = changeRole(
+    const outcome = await changeRole(
       db,
       c.req.param('id'),
       g.user.id,
@@ -35,7 +35,7 @@ export function memberRoutes(t: TeamContext) {
   app.post('/workspaces/:id/members/:userId/remove', t.sameOrigin, async (c) => {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
-    const outcome = removeMember(db, c.req.param('id'), g.user.id, targetOf(c.req.param('userId')));
+    const outcome = await removeMember(db, c.req.param('id'), g.user.id, targetOf(c.req.param('userId')));
     if (!outcome.ok) return t.teamRefusal(c, g.user, outcome);
     c.get('log').info(
       { userId: g.user.id, workspaceId: c.req.param('id'), grantsRevoked: outcome.value.grantsRevoked },
@@ -44,10 +44,10 @@ export function memberRoutes(t: TeamContext) {
     return t.back(c, c.req.param('id'), 'removed');
   });
 
-  app.get('/workspaces/:id/members/:userId', (c) => {
-    const g = t.viewer(c, 'admin');
+  app.get('/workspaces/:id/members/:userId', async (c) => {
+    const g = await t.viewer(c, 'admin');
     if ('done' in g) return g.done;
-    const member = memberOf(g.ws, c.req.param('userId'));
+    const member = await memberOf(g.ws, c.req.param('userId'));
     if (!member)
       return t.message(c, g.user, 'Member not found', 'That person is not a member of this workspace.', 404);
     if (member.userId !== g.user.id && !mayManage(g.ws.role, member.role)) {
@@ -75,14 +75,14 @@ export function memberRoutes(t: TeamContext) {
       canChangeWebhook: one(g.form, 'can_change_webhook', 10) === 'on',
       ...(one(g.form, 'preset', 20) === 'read-only' ? { preset: 'read-only' as const } : {}),
     };
-    const outcome = setMemberPolicy(db, c.req.param('id'), g.user.id, targetId, input);
+    const outcome = await setMemberPolicy(db, c.req.param('id'), g.user.id, targetId, input);
     if (outcome.ok) return t.back(c, c.req.param('id'), 'policy');
-    const ws = t.workspaceOf(c, g.user);
-    const member = ws ? memberOf(ws, targetId) : null;
+    const ws = await t.workspaceOf(c, g.user);
+    const member = ws ? await memberOf(ws, targetId) : null;
     if (!ws || !member || outcome.status === 404) {
       return outcome.status === 404 || !ws
         ? t.message(c, g.user, 'Not found', outcome.message, 404)
-        : t.teamRefusal(c, g.user, outcome);
+        : await t.teamRefusal(c, g.user, outcome);
     }
     const errors =
       'errors' in outcome ? outcome.errors : outcome.field ? { [outcome.field]: outcome.message } : {};

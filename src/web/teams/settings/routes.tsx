@@ -23,7 +23,7 @@ export function teamSettingsRoutes(t: TeamContext) {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
     const name = one(g.form, 'name', 400);
-    const outcome = createTeam(db, g.user.id, name);
+    const outcome = await createTeam(db, g.user.id, name);
     if (!outcome.ok)
       return privatePage(
         c,
@@ -41,7 +41,7 @@ export function teamSettingsRoutes(t: TeamContext) {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
     const name = one(g.form, 'name', 400);
-    const outcome = renameTeam(db, c.req.param('id'), g.user.id, name);
+    const outcome = await renameTeam(db, c.req.param('id'), g.user.id, name);
     if (!outcome.ok) return t.teamRefusal(c, g.user, outcome, {}, { name });
     return t.back(c, c.req.param('id'), 'renamed');
   });
@@ -49,7 +49,7 @@ export function teamSettingsRoutes(t: TeamContext) {
   app.post('/workspaces/:id/delete', t.sameOrigin, async (c) => {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
-    const outcome = deleteTeam(db, c.req.param('id'), g.user.id, one(g.form, 'confirm', 400));
+    const outcome = await deleteTeam(db, c.req.param('id'), g.user.id, one(g.form, 'confirm', 400));
     if (!outcome.ok) return t.teamRefusal(c, g.user, outcome);
     c.get('log').info({ userId: g.user.id, workspaceId: c.req.param('id') }, 'team deleted');
     return c.redirect('/account?done=team_deleted', 303);
@@ -58,7 +58,7 @@ export function teamSettingsRoutes(t: TeamContext) {
   app.post('/workspaces/:id/leave', t.sameOrigin, async (c) => {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
-    const outcome = leaveTeam(db, c.req.param('id'), g.user.id);
+    const outcome = await leaveTeam(db, c.req.param('id'), g.user.id);
     if (!outcome.ok) return t.teamRefusal(c, g.user, outcome);
     return c.redirect('/account?done=left_team', 303);
   });
@@ -66,7 +66,7 @@ export function teamSettingsRoutes(t: TeamContext) {
   app.post('/workspaces/:id/settings', t.sameOrigin, async (c) => {
     const g = await t.poster(c);
     if ('done' in g) return g.done;
-    const outcome = setTeamSettings(db, c.req.param('id'), g.user.id, {
+    const outcome = await setTeamSettings(db, c.req.param('id'), g.user.id, {
       membersReadTeamWork: one(g.form, 'members_read_team_work', 10) === 'on',
     });
     if (!outcome.ok) return t.teamRefusal(c, g.user, outcome);

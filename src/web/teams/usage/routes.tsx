@@ -14,12 +14,12 @@ export function usageRoutes(t: TeamContext) {
   const app = new Hono<AppEnv>();
 
   app.get('/workspaces/:id/usage', async (c) => {
-    const g = t.viewer(c, 'admin');
+    const g = await t.viewer(c, 'admin');
     if ('done' in g) return g.done;
     const asked = Number(c.req.query('days'));
     const days = (USAGE_DAYS as readonly number[]).includes(asked) ? asked : 30;
     const now = Date.now();
-    const byDay = toolCallsByDay(db, g.ws.id, days, now);
+    const byDay = await toolCallsByDay(db, g.ws.id, days, now);
     const usage = await fetchUpstreamUsage(
       {
         db,
@@ -31,7 +31,7 @@ export function usageRoutes(t: TeamContext) {
       g.ws.id,
     );
     if (!usage.ok) c.get('log').info({ workspaceId: g.ws.id }, 'upstream usage unavailable');
-    const members = membersWithUsage(db, g.ws.id, now);
+    const members = await membersWithUsage(db, g.ws.id, now);
     return privatePage(
       c,
       <UsagePage
