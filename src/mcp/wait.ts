@@ -1,60 +1,40 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { metrics } from '../metrics/index.js';
+import { createHash } from 'node:crypto';
 import { UpstreamError } from '../upstream/errors.js';
+import type { UpstreamCredentials } from '../upstream/transport.js';
 import type { ProgressUpdate, ToolContext } from './tools/types.js';
+import type { WaitOutcome, WaitRequest } from './wait-scheduler.js';
 
-export type WaitOutcome<T> =
-  | { kind: 'done'; record: T }
-  | { kind: 'timeout'; record: T }
-  | { kind: 'cancelled'; record: T }
-  /** Reading the job's status failed (after the client's retries); the job itself may be fine. */
-  | { kind: 'unreadable'; record: T; error: unknown };
+export type { WaitOutcome } from './wait-scheduler.js';
 
-export interface WaitSpec<T> {
-  /** The record as created (or first read); polling starts after the first delay. */
-  initial: T;
-  /** Reads the record again. */
-  poll(signal: AbortSignal): Promise<T>;
-  /** True when waiting is over (terminal state, or results present, or grace spent). */
-  isDone(record: T, now: number): boolean;
+export type WaitSpec<T> = Omit<WaitRequest<T>, 'signal' | 'onRecord' | 'progress'> & {
   progress(record: T): ProgressUpdate;
-  maxWaitMs: number;
+};
+
+/**
+ * Waits for a long upstream job on the shared scheduler (./wait-scheduler.ts): no timer or loop of its
+ * own, only the latest record held. Reports the initial record's progress at once and every later
+ * record's as it is read; stops on the call's abort signal (client cancelled or disconnected), at
+ * `maxWaitMs`, and at shutdown. Tells the call (ctx.onWaitStart) when it starts waiting, so the MCP
+ * layer can let go of the request's SDK server until the answer is ready.
+ */
+export function waitFor<T>(ctx: ToolContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
+  ctx.progress(spec.progress(spec.initial));
+  const outcome = ctx.waits.wait(credentialScope(ctx.creds), {
+    ...spec,
+    signal: ctx.signal,
+    onRecord: (record) => ctx.progress(spec.progress(record)),
+  });
+  if (!(outcome instanceof Promise)) return Promise.resolve(outcome);
+  ctx.onWaitStart?.();
+  return outcome;
 }
 
 /**
- * Waits for a long upstream job without busy looping: one timer per waiting call, the delay starting
- * at `pollInitialMs` and doubling up to `pollMaxMs`. Only the latest record is held. Stops on the
- * call's abort signal (client cancelled or disconnected) and at `maxWaitMs`.
+ * Which callers may share a poll: those sending the same token and user id upstream (the same
+ * records are visible to them). Hashed so the scheduler's keys do not hold the token itself.
  */
-export function waitFor<T>(ctx: ToolContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
-  return metrics.trackWaiting(waitLoop(ctx, spec));
-}
-async function waitLoop<T>(ctx: ToolContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
-  const started = Date.now();
-  const deadline = started + spec.maxWaitMs;
-  let record = spec.initial;
-  let delay = ctx.options.pollInitialMs;
-  ctx.progress(spec.progress(record));
-  const interrupt = AbortSignal.any([ctx.signal, ctx.stopWaiting]);
-  while (!spec.isDone(record, Date.now())) {
-    if (ctx.signal.aborted) return { kind: 'cancelled', record };
-    const left = deadline - Date.now();
-    if (left <= 0 || ctx.stopWaiting.aborted) return { kind: 'timeout', record };
-    try {
-      await sleep(Math.min(delay, left), undefined, { signal: interrupt });
-    } catch {
-      return ctx.signal.aborted ? { kind: 'cancelled', record } : { kind: 'timeout', record };
-    }
-    delay = Math.min(delay * 2, ctx.options.pollMaxMs);
-    try {
-      record = await spec.poll(ctx.signal);
-    } catch (error) {
-      if (ctx.signal.aborted) return { kind: 'cancelled', record };
-      return { kind: 'unreadable', record, error };
-    }
-    ctx.progress(spec.progress(record));
-  }
-  return { kind: 'done', record };
+function credentialScope(creds: UpstreamCredentials): string {
+  return createHash('sha256').update(creds.token).update('\u0000').update(creds.userId).digest('base64url');
 }
 
 /** A progress reporter that sends only changes, with a strictly increasing `progress` value. */

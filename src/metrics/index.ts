@@ -2,7 +2,7 @@ import { countAccountEvent, signInFailures } from './accounts.js';
 import { databaseSize } from './database.js';
 import { httpRequestDuration, httpRequests } from './http.js';
 import { clientRegistrations, refreshes, refreshReuseDetections, tokensIssued } from './oauth.js';
-import { toolCalls, trackWaiting, waitingCalls } from './tools.js';
+import { toolCalls, waitingCalls } from './tools.js';
 import { observeUpstream, upstreamRequestDuration } from './upstream.js';
 
 /**
@@ -14,7 +14,6 @@ export const metrics = {
   httpRequestDuration,
   toolCalls,
   waitingCalls,
-  trackWaiting,
   upstreamRequestDuration,
   observeUpstream,
   tokensIssued,

@@ -13,13 +13,3 @@ export const waitingCalls = new Gauge({
   help: 'Tool calls in flight that are waiting for an upstream search or agent run to finish.',
   registers: [registry],
 });
-
-/** Counts `wait` in mcp_waiting_calls while it runs. */
-export async function trackWaiting<T>(wait: Promise<T>): Promise<T> {
-  waitingCalls.inc();
-  try {
-    return await wait;
-  } finally {
-    waitingCalls.dec();
-  }
-}

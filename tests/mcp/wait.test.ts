@@ -1,136 +1,222 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ToolContext } from '../../src/mcp/tools/types.js';
 import { DEFAULT_TOOL_OPTIONS } from '../../src/mcp/tools/types.js';
-import { progressReporter, waitFor } from '../../src/mcp/wait.js';
+import { progressReporter, type WaitSpec, waitFor } from '../../src/mcp/wait.js';
+import { WaitScheduler } from '../../src/mcp/wait-scheduler.js';
+
+/**
+ * The shared scheduler of waiting calls, on fake timers: every poll time below is exact, so the tests
+ * say when polls happen without measuring wall-clock time.
+ */
+const OPTIONS = { ...DEFAULT_TOOL_OPTIONS, pollInitialMs: 500, pollMaxMs: 5_000 };
 
 function context(
-  signal: AbortSignal,
-  overrides: Partial<ToolContext['options']> = {},
-  stopWaiting: AbortSignal = new AbortController().signal,
+  waits: WaitScheduler,
+  signal: AbortSignal = new AbortController().signal,
+  creds = { token: 't', userId: 'u' },
+  progress: ToolContext['progress'] = () => {},
 ): ToolContext {
   return {
     upstream: null as never,
-    creds: { token: 't', userId: 'u' },
+    creds,
     signal,
-    stopWaiting,
-    progress: () => {},
-    options: { ...DEFAULT_TOOL_OPTIONS, ...overrides },
+    stopWaiting: new AbortController().signal,
+    progress,
+    options: OPTIONS,
+    waits,
   };
 }
 
-describe('waitFor', () => {
-  it('ends at once with the handle (timeout, not cancelled) when the server stops waiting', async () => {
+const idle = { percentage: 0, phase: 'pending', message: '' };
+
+/** A job that is done once `done()` says so; records every poll's time (ms since the start). */
+function job(done: () => boolean, key: string | null = null) {
+  const polls: number[] = [];
+  const started = Date.now();
+  const spec: WaitSpec<string> = {
+    key,
+    initial: 'created',
+    poll: async () => {
+      polls.push(Date.now() - started);
+      return done() ? 'finished' : 'running';
+    },
+    isDone: (r) => r === 'finished',
+    progress: () => idle,
+    maxWaitMs: 600_000,
+  };
+  return { spec, polls };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: new Date('2026-03-02T10:00:00Z') });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('waitFor on the shared scheduler', () => {
+  it('polls with doubling delays up to the cap, then every cap', async () => {
+    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    let finished = false;
+    const { spec, polls } = job(() => finished);
+    const outcome = waitFor(context(waits), spec);
+    await vi.advanceTimersByTimeAsync(30_000);
+    finished = true;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await outcome).toEqual({ kind: 'done', record: 'finished' });
+    // 0.5, 1, 2, 4 s apart, then every 5 s (the wheel rounds up to its 20 ms slots, never early).
+    const gaps = polls.map((t, i) => t - (polls[i - 1] ?? 0));
+    expect(gaps.slice(0, 6)).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000]);
+    expect(waits.size).toEqual({ waiters: 0, jobs: 0 });
+  });
+
+  it('callers waiting on the same job with the same credential share its polls; other credentials do not', async () => {
+    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    let finished = false;
+    const shared = job(() => finished, 'keyword_search:7');
+    const a = waitFor(context(waits), shared.spec);
+    const b = waitFor(context(waits), { ...shared.spec, poll: shared.spec.poll });
+    const other = job(() => finished, 'keyword_search:7');
+    const c = waitFor(context(waits, undefined, { token: 't2', userId: 'u' }), other.spec);
+    expect(waits.size).toEqual({ waiters: 3, jobs: 2 });
+    await vi.advanceTimersByTimeAsync(8_000);
+    finished = true;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect((await a).kind).toBe('done');
+    expect((await b).kind).toBe('done');
+    expect((await c).kind).toBe('done');
+    // One poll sequence for a and b together, one for c.
+    expect(shared.polls).toEqual(other.polls);
+  });
+
+  it('a caller who cancels leaves at once; the job goes on for the others and stops with the last', async () => {
+    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const { spec, polls } = job(() => false, 'run:1');
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = waitFor(context(waits, first.signal), spec);
+    const b = waitFor(context(waits, second.signal), spec);
+    await vi.advanceTimersByTimeAsync(1_600);
+    first.abort();
+    expect(await a).toEqual({ kind: 'cancelled', record: 'running' });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(polls.length).toBe(3);
+    second.abort();
+    expect((await b).kind).toBe('cancelled');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(polls.length).toBe(3);
+    expect(waits.size).toEqual({ waiters: 0, jobs: 0 });
+  });
+
+  it('at its wait limit a caller reads the job once more and gets it as a timeout', async () => {
+    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const { spec, polls } = job(() => false);
+    const outcome = waitFor(context(waits), { ...spec, maxWaitMs: 2_500 });
+    await vi.advanceTimersByTimeAsync(2_500);
+    expect(await outcome).toEqual({ kind: 'timeout', record: 'running' });
+    expect(polls).toEqual([500, 1_500, 2_500]);
+  });
+
+  it('at shutdown every caller ends at once with the latest record, and nothing more is polled', async () => {
     const stop = new AbortController();
-    let polls = 0;
-    const started = Date.now();
-    const waiting = waitFor(context(new AbortController().signal, { pollInitialMs: 10_000 }, stop.signal), {
+    const waits = new WaitScheduler(OPTIONS, stop.signal);
+    const { spec, polls } = job(() => false);
+    const outcome = waitFor(context(waits), spec);
+    await vi.advanceTimersByTimeAsync(600);
+    stop.abort();
+    expect(await outcome).toEqual({ kind: 'timeout', record: 'running' });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(polls).toEqual([500]);
+    expect(await waitFor(context(waits), spec)).toEqual({ kind: 'timeout', record: 'created' });
+  });
+
+  it('a poll that fails ends the wait as unreadable, with the last record read', async () => {
+    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    let calls = 0;
+    const outcome = waitFor(context(waits), {
+      key: null,
       initial: 'created',
       poll: async () => {
-        polls += 1;
+        calls += 1;
+        if (calls === 2) throw new Error('upstream 500');
         return 'running';
       },
       isDone: () => false,
-      progress: () => ({ percentage: 0, phase: 'p', message: 'm' }),
+      progress: () => idle,
       maxWaitMs: 60_000,
     });
-    setTimeout(() => stop.abort(), 50);
-    const outcome = await waiting;
-    expect(outcome).toEqual({ kind: 'timeout', record: 'created' });
-    expect(polls).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const result = await outcome;
+    expect(result.kind).toBe('unreadable');
+    expect(result.record).toBe('running');
   });
 
-  it('polls with doubling delays, capped', async () => {
-    const times: number[] = [];
-    const started = Date.now();
-    const outcome = await waitFor(
-      context(new AbortController().signal, { pollInitialMs: 20, pollMaxMs: 80 }),
+  it('reports the progress of the initial record and of every record read, the last one included', async () => {
+    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const seen: number[] = [];
+    let pct = 0;
+    const outcome = waitFor(
+      context(waits, undefined, undefined, (u) => seen.push(u.percentage)),
       {
+        key: null,
         initial: 0,
         poll: async () => {
-          times.push(Date.now() - started);
-          return times.length;
+          pct += 50;
+          return pct;
         },
-        isDone: (n) => n >= 6,
-        progress: () => ({ percentage: 0, phase: 'p', message: 'm' }),
-        maxWaitMs: 10_000,
+        isDone: (p) => p >= 100,
+        progress: (p) => ({ percentage: p, phase: 'started', message: '' }),
+        maxWaitMs: 60_000,
       },
     );
-    expect(outcome).toEqual({ kind: 'done', record: 6 });
-    const gaps = times.map((t, i) => t - (i === 0 ? 0 : (times[i - 1] ?? 0)));
-    // 20, 40, 80, 80, 80, 80 (timers are never early; allow lateness on a busy machine).
-    const expected = [20, 40, 80, 80, 80, 80];
-    expect(gaps.map((g, i) => g >= (expected[i] ?? 0) - 2)).toEqual(expected.map(() => true));
-    expect(Math.max(...gaps)).toBeLessThan(400);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await outcome).toEqual({ kind: 'done', record: 100 });
+    expect(seen).toEqual([0, 50, 100]);
   });
 
-  it('thousands of waiting calls use no CPU between polls and little memory', async () => {
-    const N = 2_000;
-    const controller = new AbortController();
-    let polls = 0;
-    let done = false;
+  it('tells the call when it starts waiting, and not when there is nothing to wait for', async () => {
+    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const started = vi.fn();
+    const done = job(() => true);
+    await waitFor({ ...context(waits), onWaitStart: started }, { ...done.spec, initial: 'finished' });
+    expect(started).not.toHaveBeenCalled();
+    const pending = waitFor({ ...context(waits), onWaitStart: started }, done.spec);
+    expect(started).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect((await pending).kind).toBe('done');
+  });
+});
+
+describe('thousands of waiting calls', () => {
+  it('cost a few kilobytes of heap each while they wait', async () => {
+    vi.useRealTimers();
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
+    const N = 5_000;
+    const stop = new AbortController();
+    const waits = new WaitScheduler(OPTIONS, stop.signal);
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
-    const waits = Array.from({ length: N }, (_, i) =>
-      // The first poll is due long after the measured window, so a machine stalled by other tests
-      // for a second cannot make polls fall inside it (it did at 1 s under the full suite).
-      waitFor(context(controller.signal, { pollInitialMs: 5_000, pollMaxMs: 5_000 }), {
-        initial: { id: i, status: 'pending' },
-        poll: async () => {
-          polls++;
-          return { id: i, status: done ? 'finished' : 'pending' };
-        },
-        isDone: (r) => r.status === 'finished',
-        progress: () => ({ percentage: 0, phase: 'pending', message: '' }),
-        maxWaitMs: 60_000,
+    const pending = Array.from({ length: N }, (_, i) =>
+      waitFor(context(waits), {
+        key: `keyword_search:${i}`,
+        initial: 'created',
+        poll: async () => 'running',
+        isDone: () => false,
+        progress: () => idle,
+        maxWaitMs: 600_000,
       }),
     );
-    await new Promise((r) => setTimeout(r, 50));
     gc();
     const heapPerCall = (process.memoryUsage().heapUsed - heapBefore) / N;
-    const cpu = process.cpuUsage();
-    await new Promise((r) => setTimeout(r, 200)); // all N are sleeping now
-    const used = process.cpuUsage(cpu);
-    expect(polls).toBe(0);
-    expect((used.user + used.system) / 1000).toBeLessThan(60); // ms of CPU in 200 ms for 2000 waits
-    // Measured about 3.5 KB after GC (the async frames, the sleep's timer and abort listener, the
-    // test's context and spec objects); the bound leaves room for runtime differences.
+    stop.abort();
+    const outcomes = await Promise.all(pending);
+    expect(outcomes.every((o) => o.kind === 'timeout')).toBe(true);
+    // Measured about 3.7 KB: the waiter, its job, promise and poll plan, and this test's own context
+    // (with an AbortController) and spec objects. A per-call timer and sleep loop are gone.
     expect(heapPerCall).toBeLessThan(6_000);
-    done = true;
-    const outcomes = await Promise.all(waits);
-    expect(polls).toBe(N);
-    expect(outcomes.every((o) => o.kind === 'done')).toBe(true);
-  });
-
-  it('stops at once when cancelled, and at the wait limit', async () => {
-    const controller = new AbortController();
-    const pending = waitFor(context(controller.signal, { pollInitialMs: 5_000 }), {
-      initial: 'x',
-      poll: async () => 'x',
-      isDone: () => false,
-      progress: () => ({ percentage: 0, phase: 'p', message: '' }),
-      maxWaitMs: 60_000,
-    });
-    setTimeout(() => controller.abort(), 20);
-    const t0 = Date.now();
-    expect((await pending).kind).toBe('cancelled');
-    expect(Date.now() - t0).toBeLessThan(1_000);
-
-    const limited = await waitFor(
-      context(new AbortController().signal, { pollInitialMs: 10, pollMaxMs: 20 }),
-      {
-        initial: 'x',
-        poll: async () => 'x',
-        isDone: () => false,
-        progress: () => ({ percentage: 0, phase: 'p', message: '' }),
-        maxWaitMs: 100,
-      },
-    );
-    expect(limited.kind).toBe('timeout');
   });
 });
 

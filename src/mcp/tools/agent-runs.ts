@@ -71,10 +71,12 @@ export const startAgentRun = defineTool({
   annotations: CREATE,
   notFound: NOT_FOUND,
   team: { read: 'run', idArg: 'parent_run_id' },
+  waits: true,
   async run(args, ctx) {
     const { detail, ...body } = args;
     const created = await ctx.upstream.createRun(ctx.creds, compact(body), { signal: ctx.signal });
     const outcome = await waitFor(ctx, {
+      key: `run:${created.id}`,
       initial: created,
       poll: (signal) => ctx.upstream.getRun(ctx.creds, created.id, { signal }),
       isDone: (r) => isTerminal(r.status),

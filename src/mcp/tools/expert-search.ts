@@ -25,6 +25,7 @@ export const submitExpertSearch = defineTool({
   notFound: NOT_FOUND,
   forbiddenMeansProducer: true,
   team: { create: 'expert_search' },
+  waits: true,
   async run(args, ctx) {
     const created = await ctx.upstream.createExpertSearch(
       ctx.creds,
@@ -32,6 +33,7 @@ export const submitExpertSearch = defineTool({
       { signal: ctx.signal },
     );
     const outcome = await waitFor(ctx, {
+      key: `expert_search:${created.id}`,
       initial: { ...created, status: 'running' } as ExpertSearchDetails,
       poll: (signal) => ctx.upstream.getExpertSearch(ctx.creds, created.id, { signal }),
       isDone: (r) => r.status === 'completed' || r.status === 'failed',

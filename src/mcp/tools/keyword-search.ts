@@ -53,6 +53,7 @@ export const submitKeywordSearch = defineTool({
   annotations: CREATE,
   notFound: NOT_FOUND,
   team: { create: 'keyword_search' },
+  waits: true,
   async run(args, ctx) {
     const { detail, ...body } = args;
     const created = await ctx.upstream.createKeywordSearch(ctx.creds, compact(body), { signal: ctx.signal });

@@ -26,6 +26,7 @@ export async function waitForSearch(
 ): Promise<SearchState> {
   let finishedAt: number | null = null;
   const outcome = await waitFor(ctx, {
+    key: `${kind}_search:${id}`,
     initial: { id, status: 'pending', status_text: 'Search submitted' } as SearchDetails,
     poll,
     isDone(record, now) {

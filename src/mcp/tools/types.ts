@@ -3,6 +3,7 @@ import type { Scope } from '../../oauth/scopes.js';
 import type { TeamTouch } from '../../teams/tool-policy.js';
 import type { UpstreamClient, UpstreamCredentials } from '../../upstream/client.js';
 import type { ResultOutput } from '../results/output.js';
+import type { WaitScheduler } from '../wait-scheduler.js';
 
 /** Knobs of the tool layer; every one has a default (see DEFAULT_TOOL_OPTIONS). */
 export interface ToolOptions {
@@ -49,6 +50,10 @@ export interface ToolContext {
   /** Sends a progress notification when the client asked for them; otherwise does nothing. */
   progress(update: ProgressUpdate): void;
   options: ToolOptions;
+  /** The process's one scheduler of waiting calls (waitFor in ../wait.ts uses it). */
+  waits: WaitScheduler;
+  /** Called once when the call starts waiting for an upstream job (after its first progress report). */
+  onWaitStart?(): void;
 }
 
 /** A successful tool outcome, before size capping (built by the result builders of ../results). */
@@ -82,6 +87,11 @@ export interface ToolDef<I extends z.ZodType = z.ZodType> {
   forbiddenMeansProducer?: boolean;
   /** What the tool does to the team's shared account, for the team policy (src/teams/tool-policy.ts). */
   team?: TeamTouch;
+  /**
+   * The tool may wait for an upstream job (waitFor): its calls are served so that, while waiting, they
+   * hold no SDK server (../waiting-call.ts).
+   */
+  waits?: true;
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutput>;
 }
 

@@ -38,6 +38,7 @@ export const submitUserSearch = defineTool({
   annotations: CREATE,
   notFound: NOT_FOUND,
   team: { create: 'user_search' },
+  waits: true,
   async run(args, ctx) {
     const { detail, ...body } = args;
     const created = await ctx.upstream.createUserSearch(ctx.creds, compact(body), { signal: ctx.signal });

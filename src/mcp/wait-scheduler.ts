@@ -1,0 +1,195 @@
+import { metrics } from '../metrics/index.js';
+import { PollPlan } from './poll-plan.js';
+import { TimerWheel, type WheelEntry } from './timer-wheel.js';
+
+export type WaitOutcome<T> =
+  | { kind: 'done'; record: T }
+  | { kind: 'timeout'; record: T }
+  | { kind: 'cancelled'; record: T }
+  /** Reading the job's status failed (after the client's retries); the job itself may be fine. */
+  | { kind: 'unreadable'; record: T; error: unknown };
+
+/** What one waiting call asks for: how to read the job and when it is over. */
+export interface WaitRequest<T> {
+  /**
+   * Identifies the upstream job together with the credential (e.g. `keyword_search:42`): callers waiting
+   * on the same job with the same credential share its polls. Null: never shared.
+   */
+  key: string | null;
+  /** The record as created (or first read); polling starts after the first delay. */
+  initial: T;
+  /** Reads the record again. */
+  poll(signal: AbortSignal): Promise<T>;
+  /** True when waiting is over (terminal state, or results present, or grace spent). */
+  isDone(record: T, now: number): boolean;
+  /** How far the job says it is (0–100): the poll plan brings a poll forward to the finish it predicts. */
+  progress(record: T): { percentage: number };
+  maxWaitMs: number;
+  /** Aborted when this caller stops waiting (client cancelled or disconnected). */
+  signal: AbortSignal;
+  /** Told of every record read while this caller waits (progress notifications). */
+  onRecord(record: T): void;
+}
+
+interface Waiter<T> {
+  request: WaitRequest<T>;
+  deadline: number;
+  resolve(outcome: WaitOutcome<T>): void;
+  onAbort(): void;
+}
+
+/** One upstream job being polled, for one or more waiters. */
+interface Job<T> extends WheelEntry {
+  key: string | null;
+  spec: WaitRequest<T>;
+  record: T;
+  plan: PollPlan;
+  waiters: Set<Waiter<T>>;
+  /** When the next poll is planned by the backoff (a waiter's deadline may bring it forward). */
+  plannedAt: number;
+  /** Aborts the poll in flight when the last waiter leaves. */
+  polling: AbortController | null;
+}
+
+/**
+ * The one scheduler every waiting tool call shares (DESIGN.md §2 step 4: a waiting call holds little
+ * more than its response stream). A wait is a small record in a job; jobs sit on one timer wheel; a poll
+ * runs only when due, and callers waiting on the same upstream job with the same credential share it.
+ * A waiter leaves on its signal (cancelled), at its deadline (after one last poll, as a caller would
+ * read the job before giving up), or at shutdown (at once, with the latest record).
+ */
+export class WaitScheduler {
+  private readonly wheel: TimerWheel;
+  private readonly jobs = new Map<string, Job<unknown>>();
+  private readonly all = new Set<Job<unknown>>();
+
+  constructor(
+    private readonly options: { pollInitialMs: number; pollMaxMs: number },
+    private readonly stopWaiting: AbortSignal,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.wheel = new TimerWheel(20, now);
+    stopWaiting.addEventListener('abort', () => this.stopAll(), { once: true });
+  }
+
+  /**
+   * Waits for the job `request` describes; `scope` keeps apart callers of different credentials. The
+   * outcome itself (not a promise) when there is nothing to wait for.
+   */
+  wait<T>(scope: string, request: WaitRequest<T>): WaitOutcome<T> | Promise<WaitOutcome<T>> {
+    const now = this.now();
+    if (request.isDone(request.initial, now)) return { kind: 'done', record: request.initial };
+    if (request.signal.aborted) return { kind: 'cancelled', record: request.initial };
+    if (this.stopWaiting.aborted) return { kind: 'timeout', record: request.initial };
+    const key = request.key === null ? null : `${scope}\u0000${request.key}`;
+    let job = (key === null ? undefined : this.jobs.get(key)) as Job<T> | undefined;
+    if (!job) {
+      const plan = new PollPlan(this.options.pollInitialMs, this.options.pollMaxMs);
+      job = {
+        key,
+        spec: request,
+        record: request.initial,
+        plan,
+        waiters: new Set(),
+        plannedAt: now + plan.start(),
+        polling: null,
+        fire: () => this.poll(job as Job<T>),
+      };
+      if (key !== null) this.jobs.set(key, job as Job<unknown>);
+      this.all.add(job as Job<unknown>);
+    }
+    const target = job;
+    return new Promise<WaitOutcome<T>>((resolve) => {
+      const waiter: Waiter<T> = {
+        request,
+        deadline: now + request.maxWaitMs,
+        resolve: (outcome) => {
+          request.signal.removeEventListener('abort', waiter.onAbort);
+          metrics.waitingCalls.dec();
+          resolve(outcome);
+        },
+        onAbort: () => this.leave(target, waiter, { kind: 'cancelled', record: target.record }),
+      };
+      metrics.waitingCalls.inc();
+      request.signal.addEventListener('abort', waiter.onAbort, { once: true });
+      target.waiters.add(waiter);
+      // A caller joining a shared job sees where it stands now.
+      if (target.record !== request.initial) request.onRecord(target.record);
+      this.arm(target);
+    });
+  }
+
+  /** Waiting callers, and the distinct upstream jobs they wait on. */
+  get size(): { waiters: number; jobs: number } {
+    let waiters = 0;
+    for (const job of this.all) waiters += job.waiters.size;
+    return { waiters, jobs: this.all.size };
+  }
+
+  /** The next poll: the backoff's plan, or the earliest waiter's deadline if sooner. */
+  private arm<T>(job: Job<T>): void {
+    if (job.polling) return; // re-armed when the poll in flight ends
+    let at = job.plannedAt;
+    for (const waiter of job.waiters) if (waiter.deadline < at) at = waiter.deadline;
+    this.wheel.schedule(job, at);
+  }
+
+  private poll<T>(job: Job<T>): void {
+    const controller = new AbortController();
+    job.polling = controller;
+    job.spec.poll(controller.signal).then(
+      (record) => {
+        if (job.polling !== controller) return;
+        job.polling = null;
+        this.read(job, record);
+      },
+      (error: unknown) => {
+        if (job.polling !== controller) return;
+        job.polling = null;
+        this.finish(job, (record) => ({ kind: 'unreadable', record, error }));
+      },
+    );
+  }
+
+  private read<T>(job: Job<T>, record: T): void {
+    job.record = record;
+    const now = this.now();
+    for (const waiter of job.waiters) waiter.request.onRecord(record);
+    if (job.spec.isDone(record, now)) {
+      this.finish(job, (r) => ({ kind: 'done', record: r }));
+      return;
+    }
+    for (const waiter of job.waiters) {
+      if (waiter.deadline <= now) this.leave(job, waiter, { kind: 'timeout', record });
+    }
+    if (job.waiters.size === 0) return;
+    job.plannedAt = now + job.plan.next(now, job.spec.progress(record).percentage);
+    this.arm(job);
+  }
+
+  /** Ends the wait of every caller of `job` and forgets the job. */
+  private finish<T>(job: Job<T>, outcome: (record: T) => WaitOutcome<T>): void {
+    this.drop(job);
+    const waiters = [...job.waiters];
+    job.waiters.clear();
+    for (const waiter of waiters) waiter.resolve(outcome(job.record));
+  }
+
+  private leave<T>(job: Job<T>, waiter: Waiter<T>, outcome: WaitOutcome<T>): void {
+    if (!job.waiters.delete(waiter)) return;
+    if (job.waiters.size === 0) this.drop(job);
+    waiter.resolve(outcome);
+  }
+
+  private drop<T>(job: Job<T>): void {
+    this.wheel.cancel(job);
+    job.polling?.abort(new Error('nobody waits any more'));
+    job.polling = null;
+    if (job.key !== null && this.jobs.get(job.key) === job) this.jobs.delete(job.key);
+    this.all.delete(job as Job<unknown>);
+  }
+
+  private stopAll(): void {
+    for (const job of [...this.all]) this.finish(job, (record) => ({ kind: 'timeout', record }));
+  }
+}
