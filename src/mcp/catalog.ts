@@ -10,8 +10,8 @@ import type { ToolCallAudit } from '../audit/tool-calls.js';
 import type { Logger } from '../logger.js';
 import type { PolicyCall, PolicyGate, PolicyPass } from '../teams/tool-policy.js';
 import type { UpstreamClient } from '../upstream/client.js';
-import type { Caller } from './caller.js';
-import type { InflightCalls } from './inflight.js';
+import { type CallEnv, callEnvOf } from './call-env.js';
+import type { CancellationRegistry } from './inflight.js';
 import { compactJsonSchema } from './json-schema.js';
 import { UNTRUSTED_NOTICE } from './results/fence.js';
 import { dropNulls } from './results/format.js';
@@ -19,6 +19,7 @@ import { capResult, describeTruncation, type Shaped } from './shape.js';
 import { auditStatus, errorMessage } from './tool-errors.js';
 import type { ToolDef, ToolOptions, ToolOutput } from './tools/types.js';
 import { progressReporter } from './wait.js';
+import type { WaitScheduler } from './wait-scheduler.js';
 
 const TARGET = 'draft-2020-12';
 
@@ -46,7 +47,7 @@ export interface CatalogDeps {
   /** Writes the call's audit row; resolves once written (never rejects: a failure is logged). */
   audit: (event: ToolCallAudit) => Promise<void>;
   logger: Logger;
-  inflight: InflightCalls;
+  inflight: CancellationRegistry;
   /**
    * Team policy checked just before a call goes upstream (src/teams/tool-policy.ts): a refusal becomes
    * an isError result (audited as `refused` with its reason); a pass says how to run the call and is
@@ -57,6 +58,8 @@ export interface CatalogDeps {
   stopWaiting: AbortSignal;
   /** Tool calls running now, so shutdown can let them answer before the exchanges close. */
   running: Set<Promise<unknown>>;
+  /** The one scheduler of every waiting call (./wait-scheduler.ts). */
+  waits: WaitScheduler;
 }
 
 /**
@@ -164,20 +167,26 @@ function composeText(out: ToolOutput, shaped: Shaped, maxBytes: number): string 
   return parts.join('\n\n');
 }
 
-export function callerOf(ctx: ServerContext): Caller | undefined {
-  const extra = ctx.http?.authInfo?.extra as { caller?: Caller } | undefined;
-  return extra?.caller;
-}
-
-export async function execute(
+export function execute(
   def: ToolDef,
   rawArgs: unknown,
   ctx: ServerContext,
   deps: CatalogDeps,
   via: CallPath = 'tool',
 ): Promise<ToolOutcome> {
+  return executeIn(def, rawArgs, callEnvOf(ctx), deps, via);
+}
+
+/** Runs a tool call in `env`: checks, team policy, upstream, shaping and the audit row. */
+export async function executeIn(
+  def: ToolDef,
+  rawArgs: unknown,
+  env: CallEnv,
+  deps: CatalogDeps,
+  via: CallPath = 'tool',
+): Promise<ToolOutcome> {
   const started = performance.now();
-  const caller = callerOf(ctx);
+  const { caller } = env;
   const audit = (status: string, detail?: Record<string, unknown>) =>
     deps.audit({
       userId: caller?.userId ?? null,
@@ -223,22 +232,9 @@ export async function execute(
     );
   }
 
-  const progressToken = ctx.mcpReq._meta?.progressToken;
-  const send =
-    progressToken === undefined
-      ? null
-      : (progress: number, message: string) => {
-          ctx.mcpReq
-            .notify({
-              method: 'notifications/progress',
-              params: { progressToken, progress, total: 100, message },
-            })
-            .catch(() => {});
-        };
-
   // A legacy client's cancel arrives in another POST; the registry lets it reach this call.
-  const registered = deps.inflight.register(caller.grantId, ctx.mcpReq.id);
-  const signal = AbortSignal.any([ctx.mcpReq.signal, registered.signal]);
+  const registered = deps.inflight.register(caller.grantId, env.requestId);
+  const signal = AbortSignal.any([env.signal, registered.signal]);
   const creds = caller.upstream;
   let pass: PolicyPass | null = null;
   let status = 'error';
@@ -264,8 +260,10 @@ export async function execute(
       creds,
       signal,
       stopWaiting: deps.stopWaiting,
-      progress: progressReporter(send),
+      progress: progressReporter(env.notify),
       options: deps.options,
+      waits: deps.waits,
+      ...(env.onWaitStart ? { onWaitStart: env.onWaitStart } : {}),
     });
     deps.running.add(execution);
     const out = await execution.finally(() => deps.running.delete(execution));

@@ -24,9 +24,12 @@ import { InflightCalls } from './inflight.js';
 import { PromptCatalog } from './prompts/serve.js';
 import { ResourceReader } from './resources/read.js';
 import { registerSurface, type Surface } from './resources/register.js';
-import { ALL_TOOLS, requiredScopeForTool, scopeKey, toolsForScopes } from './tools/index.js';
+import { TimerWheel } from './timer-wheel.js';
+import { ALL_TOOLS, requiredScopeForTool, scopeKey, toolByName, toolsForScopes } from './tools/index.js';
 import { DEFAULT_TOOL_OPTIONS, type ToolDef, type ToolOptions } from './tools/types.js';
 import { ToolsListCache } from './tools-list-cache.js';
+import { WaitScheduler } from './wait-scheduler.js';
+import { WaitingCalls } from './waiting-call.js';
 
 export interface McpHandlerDeps {
   config: Config;
@@ -44,6 +47,13 @@ export interface McpHandlerOptions extends Partial<ToolOptions> {
   upstreamBackoffMs?: number;
   /** Where the built MCP Apps views are (default dist/views/). */
   viewsDir?: string;
+  /**
+   * Waiting tool calls let go of the SDK's per-request server while they wait (default true); false
+   * keeps the plain SDK path, which the wire tests compare against.
+   */
+  detachWaitingCalls?: boolean;
+  /** SSE keep-alive comment interval (default 15 s, the SDK's own default). */
+  sseKeepAliveMs?: number;
 }
 
 export interface McpHttpHandler {
@@ -55,6 +65,8 @@ export interface McpHttpHandler {
 
 /** Longest shutdown waits for running tool calls to answer (they stop waiting at once). */
 const SHUTDOWN_DRAIN_MS = 5_000;
+/** SSE keep-alive comment interval: the SDK's streams and the waiting calls' own use the same. */
+const SSE_KEEP_ALIVE_MS = 15_000;
 
 export const SERVER_INFO = { name: 'social-intel-mcp', version: '0.1.0' };
 
@@ -114,6 +126,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     teamPolicy: teamToolPolicy(db),
     stopWaiting: shutdown.signal,
     running,
+    waits: new WaitScheduler(toolOptions, shutdown.signal),
   };
   const views = new ViewCatalog(options.viewsDir ?? DEFAULT_VIEWS_DIR, logger);
   const legacyViews = new LegacyDeclarations();
@@ -176,9 +189,21 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     return server;
   };
 
+  const keepAliveMs = options.sseKeepAliveMs ?? SSE_KEEP_ALIVE_MS;
   const handler = createMcpHandler(factory, {
     legacy: 'stateless',
+    keepAliveMs: keepAliveMs,
     onerror: (error) => logger.debug({ err: error }, 'mcp handler reported'),
+  });
+  const waiting = new WaitingCalls({
+    exchange: (request, authInfo, parsedBody, tool) => {
+      plans.set(authInfo, [tool]);
+      return handler.fetch(request, { authInfo, parsedBody });
+    },
+    catalog: catalogDeps,
+    wheel: new TimerWheel(),
+    keepAliveMs,
+    logger,
   });
 
   return {
@@ -203,8 +228,13 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       // A call the route refused (scope beyond the member's ceiling) is answered by the SDK like any
       // tool result, in the client's protocol revision, without running the tool.
       const refusal = (opts.authInfo.extra as { refusal?: CallToolResult } | undefined)?.refusal;
+      const def = target === null ? undefined : toolByName(target);
       if (tool?.[0] && refusal) plans.set(authInfo, [{ ...tool[0], handler: async () => refusal }]);
-      else if (tool && scope && authInfo.scopes.includes(scope)) plans.set(authInfo, tool);
+      else if (tool?.[0] && scope && authInfo.scopes.includes(scope)) {
+        if (def?.waits && options.detachWaitingCalls !== false)
+          return waiting.serve(request, authInfo, opts.parsedBody, def, tool[0]);
+        plans.set(authInfo, tool);
+      }
       const response = await handler.fetch(request, { authInfo, parsedBody: opts.parsedBody });
       return cacheable ? listCache.capture(cacheable.key, cacheable.id, response) : response;
     },

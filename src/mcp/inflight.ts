@@ -2,6 +2,18 @@ import type { Logger } from '../logger.js';
 import type { CallDirectory } from './cancellation.js';
 
 /**
+ * Where a legacy client's `notifications/cancelled` finds the call it names. One small interface: this
+ * process's map implements it today; with several instances (DESIGN.md §7) a database-backed one
+ * (LISTEN/NOTIFY) will, and callers do not change.
+ */
+export interface CancellationRegistry {
+  /** Registers a running call; returns the signal a cancel aborts and a release for `finally`. */
+  register(grantId: string, requestId: string | number): { signal: AbortSignal; release: () => void };
+  /** Cancels the calls a `notifications/cancelled` message (or batch) names; returns how many. */
+  cancelFrom(body: unknown, grantId: string): number;
+}
+
+/**
  * Cancellation across requests for 2025-era clients. Under stateless serving, a legacy client's
  * `notifications/cancelled` arrives in its own POST, served by a fresh server instance that knows
  * nothing of the call it names. This registry (per process) maps (grant, JSON-RPC request id) to the
@@ -11,7 +23,7 @@ import type { CallDirectory } from './cancellation.js';
  * is ambiguous and ignored rather than guessed. Modern-era clients cancel by closing the request, which
  * aborts the call directly.
  */
-export class InflightCalls {
+export class InflightCalls implements CancellationRegistry {
   private readonly calls = new Map<string, Set<AbortController>>();
 
   constructor(

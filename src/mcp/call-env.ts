@@ -1,0 +1,52 @@
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { Caller } from './caller.js';
+
+/**
+ * What a tool call needs from the exchange that carries it, without MCP SDK types: who calls, the
+ * JSON-RPC id, how to send a progress notification, and when the client has gone. A call served by the
+ * SDK's per-request server reads these from its context (callEnvOf); a waiting call answered outside
+ * it (./waiting-call.ts) supplies its own, so nothing of the SDK's exchange stays reachable while it
+ * waits.
+ */
+export interface CallEnv {
+  caller: Caller | undefined;
+  requestId: string | number;
+  /** Sends `notifications/progress` for this call; null when the client sent no progress token. */
+  notify: ((progress: number, message: string) => void) | null;
+  /** Aborted when the client cancels the call or goes away. */
+  signal: AbortSignal;
+  /** Told when the call starts waiting for an upstream job. */
+  onWaitStart?(): void;
+}
+
+export function callerOf(ctx: ServerContext): Caller | undefined {
+  const extra = ctx.http?.authInfo?.extra as { caller?: Caller } | undefined;
+  return extra?.caller;
+}
+
+/** The notification a progress report becomes (MCP "Progress": token, progress, total, message). */
+export function progressNotification(
+  progressToken: string | number,
+  progress: number,
+  message: string,
+): { method: 'notifications/progress'; params: Record<string, unknown> } {
+  return {
+    method: 'notifications/progress',
+    params: { progressToken, progress, total: 100, message },
+  };
+}
+
+export function callEnvOf(ctx: ServerContext): CallEnv {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  return {
+    caller: callerOf(ctx),
+    requestId: ctx.mcpReq.id,
+    notify:
+      progressToken === undefined
+        ? null
+        : (progress, message) => {
+            ctx.mcpReq.notify(progressNotification(progressToken, progress, message)).catch(() => {});
+          },
+    signal: ctx.mcpReq.signal,
+  };
+}

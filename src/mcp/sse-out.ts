@@ -1,0 +1,98 @@
+import type { TimerWheel, WheelEntry } from './timer-wheel.js';
+
+const encoder = new TextEncoder();
+
+/** One server-sent event carrying a JSON-RPC message, as the SDK's transports frame them. */
+export function messageFrame(json: string): string {
+  return `event: message\ndata: ${json}\n\n`;
+}
+
+/**
+ * Reads a server-sent event stream frame by frame (each ends with a blank line), calling `onFrame`
+ * with every complete frame, terminator included. Resolves when the stream ends.
+ */
+export async function readFrames(
+  body: ReadableStream<Uint8Array> | null,
+  onFrame: (frame: string) => void,
+): Promise<void> {
+  if (!body) return;
+  const decoder = new TextDecoder();
+  let buffered = '';
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    buffered += done ? decoder.decode() : decoder.decode(value, { stream: true });
+    let end = buffered.indexOf('\n\n');
+    while (end >= 0) {
+      onFrame(buffered.slice(0, end + 2));
+      buffered = buffered.slice(end + 2);
+      end = buffered.indexOf('\n\n');
+    }
+    if (done) break;
+  }
+  if (buffered) onFrame(buffered);
+}
+
+/**
+ * The response stream of a waiting call answered outside the SDK: frames are written to it as they
+ * come, and once `keepAlive()` is called it sends the same keep-alive comment as the SDK's streams
+ * every `keepAliveMs` while open (a timer-wheel entry, not an interval per stream).
+ */
+export class SseOut implements WheelEntry {
+  readonly stream: ReadableStream<Uint8Array>;
+  private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  private open = true;
+
+  constructor(
+    private readonly wheel: TimerWheel,
+    private readonly keepAliveMs: number,
+    onCancel: () => void,
+  ) {
+    this.stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+      },
+      cancel: () => {
+        this.open = false;
+        this.wheel.cancel(this);
+        onCancel();
+      },
+    });
+  }
+
+  /** Starts the keep-alive comments (the SDK's stream had its own until the call detached). */
+  keepAlive(): void {
+    if (this.open) this.wheel.schedule(this, Date.now() + this.keepAliveMs);
+  }
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  write(frame: string): void {
+    if (!this.open || !this.controller) return;
+    try {
+      this.controller.enqueue(encoder.encode(frame));
+    } catch {
+      this.open = false;
+    }
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.wheel.cancel(this);
+    try {
+      this.controller?.close();
+    } catch {
+      // already closed by the reader's side
+    }
+  }
+
+  /** The keep-alive tick (the SDK's own streams write exactly this comment). */
+  fire(): void {
+    if (!this.open) return;
+    this.write(': keepalive\n\n');
+    this.wheel.schedule(this, Date.now() + this.keepAliveMs);
+  }
+}

@@ -1,0 +1,275 @@
+import { randomBytes } from 'node:crypto';
+import type { AuthInfo, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import type { Logger } from '../logger.js';
+import { type CallEnv, callerOf, progressNotification } from './call-env.js';
+import { type CatalogDeps, type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
+import { messageFrame, readFrames, SseOut } from './sse-out.js';
+import type { TimerWheel } from './timer-wheel.js';
+import type { ToolDef } from './tools/types.js';
+
+/** One exchange on the SDK's handler with `tool` as the only tool registered (handler.ts). */
+export type Exchange = (
+  request: Request,
+  authInfo: AuthInfo,
+  parsedBody: unknown,
+  tool: CompiledTool,
+) => Promise<Response>;
+
+export interface WaitingCallsDeps {
+  exchange: Exchange;
+  catalog: CatalogDeps;
+  wheel: TimerWheel;
+  /** The SDK's SSE keep-alive interval (handler.ts passes the same value to createMcpHandler). */
+  keepAliveMs: number;
+  logger: Logger;
+}
+
+/**
+ * The headers of the SDK's 2026-07-28 transport when an answer turns into an event stream at its first
+ * notification (PerRequestHTTPServerTransport.upgradeToSse in @modelcontextprotocol/server).
+ */
+const UPGRADE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+} as const;
+
+const isEventStream = (response: Response) =>
+  /^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '');
+
+/**
+ * Waiting tool calls answered outside the SDK's per-request server (issue 18). A waiting call used to
+ * hold its own McpServer, Server, transport and their web streams, promises and closures (≈ 71 KB live)
+ * for minutes. Here the SDK serves the exchange twice, briefly, and nothing of it is held in between:
+ *
+ * 1. Start: the SDK parses and checks the request as for any tools/call and runs the tool; when the
+ *    tool starts waiting (waitFor → onWaitStart), its handler returns a marker result at once. Every
+ *    frame the SDK wrote before (the first progress notification) is forwarded; the marker's answer is
+ *    dropped. The call keeps running on the shared scheduler with its own small environment.
+ * 2. While it waits: progress notifications and keep-alive comments are written to the response stream
+ *    in the SDK's framing (`event: message` / `data: <JSON-RPC>`; `: keepalive`).
+ * 3. End: the SDK serves the same request again with a handler that returns the call's result, so the
+ *    answer is the SDK's own bytes for either protocol era (result projection, output validation,
+ *    `resultType`, `_meta`), written as JSON (2026-07-28 without progress) or as the last event.
+ *
+ * A call that never waits (an error, a refusal, an instant result) is answered by the first exchange
+ * as is. tests/mcp/waiting-wire.test.ts compares both paths byte for byte.
+ */
+export class WaitingCalls {
+  /** The marker a detached call's first exchange answers with: random per process, never a tool's text. */
+  readonly marker = `detached-call-${randomBytes(12).toString('hex')}`;
+
+  constructor(readonly deps: WaitingCallsDeps) {}
+
+  serve(
+    request: Request,
+    authInfo: AuthInfo,
+    parsedBody: unknown,
+    def: ToolDef,
+    tool: CompiledTool,
+  ): Promise<Response> {
+    return new WaitingCall(this, request, authInfo, parsedBody, def, tool).serve(request);
+  }
+}
+
+class WaitingCall {
+  private readonly controller = new AbortController();
+  /** The first exchange's context, until the call detaches from it. */
+  private unlinkSdk: (() => void) | null = null;
+  private sdkNotify: ((progress: number, message: string) => void) | null = null;
+  private detached = false;
+  private onDetach: (() => void) | null = null;
+  private execution: Promise<CallToolResult> | null = null;
+  private out: SseOut | null = null;
+  /** Frames written after detaching but before the response stream exists. */
+  private early: string[] | null = [];
+  /** JSON mode: answers the HTTP request (the route awaits it). */
+  private answer: ((response: Response) => void) | null = null;
+  private clientGone = false;
+  /** Resolved once the response (stream or pending JSON answer) is set up and the first frames sent. */
+  private setUp: () => void = () => {};
+  private readonly ready = new Promise<void>((resolve) => {
+    this.setUp = resolve;
+  });
+  private readonly url: string;
+  private readonly headers: [string, string][];
+
+  constructor(
+    private readonly calls: WaitingCalls,
+    request: Request,
+    private readonly authInfo: AuthInfo,
+    private readonly parsedBody: unknown,
+    private readonly def: ToolDef,
+    private readonly tool: CompiledTool,
+  ) {
+    // The last exchange replays the request: its URL and headers are all it needs (the body is parsed).
+    this.url = request.url;
+    this.headers = [...request.headers];
+  }
+
+  async serve(request: Request): Promise<Response> {
+    const { exchange, logger } = this.calls.deps;
+    const onClientGone = () => this.gone();
+    request.signal.addEventListener('abort', onClientGone, { once: true });
+    const first = await exchange(request, this.authInfo, this.parsedBody, {
+      ...this.tool,
+      handler: (args, ctx) => this.start(args, ctx),
+    });
+    if (!isEventStream(first)) {
+      if (!this.detached) {
+        request.signal.removeEventListener('abort', onClientGone);
+        return first;
+      }
+      await first.body?.cancel();
+      const answered = new Promise<Response>((resolve) => {
+        this.answer = resolve;
+      });
+      if (this.early?.length) this.upgrade();
+      this.setUp();
+      return answered;
+    }
+    const out = new SseOut(this.calls.deps.wheel, this.calls.deps.keepAliveMs, onClientGone);
+    this.out = out;
+    const headers = Object.fromEntries(first.headers);
+    readFrames(first.body, (frame) => {
+      if (!frame.includes(this.calls.marker)) out.write(frame);
+    }).then(
+      () => {
+        if (!this.detached) {
+          request.signal.removeEventListener('abort', onClientGone);
+          out.close();
+          return;
+        }
+        for (const frame of this.early ?? []) out.write(frame);
+        this.early = null;
+        out.keepAlive();
+        this.setUp();
+      },
+      (error: unknown) => {
+        logger.warn({ err: error }, 'reading the first exchange of a waiting call failed');
+        out.close();
+        this.setUp();
+      },
+    );
+    return new Response(out.stream, { status: first.status, headers });
+  }
+
+  /** The first exchange's tool handler: runs the call until it answers or starts waiting. */
+  private async start(args: unknown, ctx: ServerContext): Promise<CallToolResult> {
+    const abortFromSdk = () => this.controller.abort(ctx.mcpReq.signal.reason);
+    ctx.mcpReq.signal.addEventListener('abort', abortFromSdk, { once: true });
+    this.sdkNotify = (progress, message) => {
+      const token = ctx.mcpReq._meta?.progressToken;
+      if (token === undefined) return;
+      ctx.mcpReq.notify(progressNotification(token, progress, message)).catch(() => {});
+    };
+    this.unlinkSdk = () => {
+      ctx.mcpReq.signal.removeEventListener('abort', abortFromSdk);
+      this.sdkNotify = null;
+      this.unlinkSdk = null;
+    };
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    const env: CallEnv = {
+      caller: callerOf(ctx),
+      requestId: ctx.mcpReq.id,
+      notify:
+        progressToken === undefined
+          ? null
+          : (progress, message) => this.notify(progressToken, progress, message),
+      signal: this.controller.signal,
+      onWaitStart: () => this.detach(),
+    };
+    const waiting = new Promise<null>((resolve) => {
+      this.onDetach = () => resolve(null);
+    });
+    const execution = executeIn(this.def, args, env, this.calls.deps.catalog).then(toCallToolResult);
+    this.execution = execution;
+    const first = await Promise.race([execution, waiting]);
+    this.onDetach = null;
+    if (first !== null) {
+      this.unlinkSdk?.();
+      return first;
+    }
+    return { content: [{ type: 'text', text: this.calls.marker }], isError: true };
+  }
+
+  private detach(): void {
+    if (this.detached) return;
+    this.detached = true;
+    this.unlinkSdk?.();
+    this.onDetach?.();
+    const done = this.finish();
+    const { running } = this.calls.deps.catalog;
+    running.add(done);
+    void done.finally(() => running.delete(done));
+  }
+
+  private notify(progressToken: string | number, progress: number, message: string): void {
+    if (this.sdkNotify) {
+      this.sdkNotify(progress, message);
+      return;
+    }
+    const frame = messageFrame(
+      JSON.stringify({ jsonrpc: '2.0', ...progressNotification(progressToken, progress, message) }),
+    );
+    if (this.early) this.early.push(frame);
+    else this.out?.write(frame);
+    if (this.answer && !this.out) this.upgrade();
+  }
+
+  /** JSON mode meeting its first notification: the answer becomes an event stream, as the SDK's would. */
+  private upgrade(): void {
+    const resolve = this.answer;
+    if (!resolve) return;
+    this.answer = null;
+    const out = new SseOut(this.calls.deps.wheel, this.calls.deps.keepAliveMs, () => this.gone());
+    this.out = out;
+    for (const frame of this.early ?? []) out.write(frame);
+    this.early = null;
+    out.keepAlive();
+    resolve(new Response(out.stream, { status: 200, headers: UPGRADE_HEADERS }));
+  }
+
+  private gone(): void {
+    this.clientGone = true;
+    this.controller.abort(new Error('the client went away'));
+  }
+
+  /** After the wait: the SDK answers the same request with the call's result (step 3 above). */
+  private async finish(): Promise<void> {
+    // Set up only once the first exchange is over, by which time start() has the execution.
+    await this.ready;
+    const execution = this.execution as Promise<CallToolResult>;
+    await execution.then(
+      () => {},
+      () => {},
+    );
+    if (this.clientGone || (this.out !== null && !this.out.isOpen)) {
+      this.answer?.(new Response(null, { status: 499 }));
+      this.out?.close();
+      return;
+    }
+    try {
+      const response = await this.calls.deps.exchange(
+        new Request(this.url, { method: 'POST', headers: this.headers }),
+        { ...this.authInfo },
+        this.parsedBody,
+        { ...this.tool, handler: () => execution },
+      );
+      if (this.answer) {
+        this.answer(response);
+        return;
+      }
+      const out = this.out;
+      if (!out) return;
+      if (isEventStream(response)) await readFrames(response.body, (frame) => out.write(frame));
+      else out.write(messageFrame(await response.text()));
+      out.close();
+    } catch (error) {
+      this.calls.deps.logger.error({ err: error, tool: this.def.name }, 'answering a waiting call failed');
+      this.answer?.(new Response(null, { status: 500 }));
+      this.out?.close();
+    }
+  }
+}
