@@ -2,15 +2,14 @@ import type { Logger } from '../logger.js';
 import type { CallDirectory } from './cancellation.js';
 
 /**
- * Where a legacy client's `notifications/cancelled` finds the call it names. One small interface: this
- * process's map implements it today; with several instances (DESIGN.md §7) a database-backed one
- * (LISTEN/NOTIFY) will, and callers do not change.
+ * Where a legacy client's `notifications/cancelled` finds the call it names: the one small interface
+ * tool calls see (InflightCalls below, with a CallDirectory across instances).
  */
 export interface CancellationRegistry {
   /** Registers a running call; returns the signal a cancel aborts and a release for `finally`. */
   register(grantId: string, requestId: string | number): { signal: AbortSignal; release: () => void };
-  /** Cancels the calls a `notifications/cancelled` message (or batch) names; returns how many. */
-  cancelFrom(body: unknown, grantId: string): number;
+  /** Cancels the calls a `notifications/cancelled` message (or batch) names; resolves to how many. */
+  cancelFrom(body: unknown, grantId: string): Promise<number>;
 }
 
 /**
