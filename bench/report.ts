@@ -10,6 +10,8 @@ export interface Row {
   target: string;
   /** null: a reference figure without a target. */
   met: boolean | null;
+  /** The same figure in the run before this round of work (bench/rows.ts), when known. */
+  before?: string;
 }
 
 export interface Report {
@@ -30,8 +32,15 @@ export function machine(): Report['machine'] {
 }
 
 export function table(rows: Row[]): string {
-  const head = ['figure', 'measured', 'target', 'met'];
-  const body = rows.map((r) => [r.figure, r.value, r.target, r.met === null ? '—' : r.met ? 'yes' : 'NO']);
+  const withBefore = rows.some((r) => r.before !== undefined);
+  const head = ['figure', ...(withBefore ? ['before'] : []), 'measured', 'target', 'met'];
+  const body = rows.map((r) => [
+    r.figure,
+    ...(withBefore ? [r.before ?? ''] : []),
+    r.value,
+    r.target,
+    r.met === null ? '—' : r.met ? 'yes' : 'NO',
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] as string).length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');

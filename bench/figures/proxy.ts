@@ -4,12 +4,15 @@
  * microsecond-resolution probe in lib/latency.ts).
  */
 import type { CapturedRequest } from '../capture.js';
+import { cpuPerRequest } from '../lib/cpu.js';
 import { latency } from '../lib/latency.js';
 
 export interface ProxySample {
   connections: number;
   direct: { p50: number; p99: number; rps: number };
   viaMcp: { p50: number; p99: number; rps: number };
+  /** The gateway's CPU per proxied call, µs. */
+  cpuUs: number;
 }
 
 export async function proxyRound(
@@ -18,6 +21,7 @@ export async function proxyRound(
   toolsCall: CapturedRequest,
   connections: number,
   seconds: number,
+  gatewayPid: number,
 ): Promise<ProxySample> {
   const direct = await latency({
     url: `${target.searchUrl}/api/iq/keyword_search/${target.searchId}`,
@@ -25,7 +29,9 @@ export async function proxyRound(
     seconds,
     headers: { 'X-SERVICE-TOKEN': target.upstreamToken, 'X-SERVICE-USER-ID': 'bench-user-0' },
   });
-  const viaMcp = await latency({ url: mcpUrl, method: 'POST', connections, seconds, ...toolsCall });
+  const viaMcp = await cpuPerRequest(gatewayPid, () =>
+    latency({ url: mcpUrl, method: 'POST', connections, seconds, ...toolsCall }),
+  );
   const pick = (r: { p50: number; p99: number; rps: number }) => ({ p50: r.p50, p99: r.p99, rps: r.rps });
-  return { connections, direct: pick(direct), viaMcp: pick(viaMcp) };
+  return { connections, direct: pick(direct), viaMcp: pick(viaMcp), cpuUs: viaMcp.cpuUsPerRequest };
 }

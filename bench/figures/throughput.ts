@@ -6,6 +6,7 @@
  * gateway can avoid.
  */
 import type { CapturedRequest } from '../capture.js';
+import { cpuPerRequest } from '../lib/cpu.js';
 import { load } from '../lib/load.js';
 
 export const TOOLS_LIST_CONNECTIONS = 16;
@@ -15,6 +16,8 @@ export interface ThroughputSample {
   ceiling: number;
   modern: number;
   legacy: number;
+  /** Server CPU per request, µs: the baseline process for the bare route, the gateway for tools/list. */
+  cpuUs: { baseline: number; modern: number; legacy: number };
 }
 
 export async function toolsListRound(
@@ -22,11 +25,26 @@ export async function toolsListRound(
   mcpUrl: string,
   requests: { modern: CapturedRequest; legacy: CapturedRequest },
   seconds: number,
+  pids: { baseline: number; gateway: number },
 ): Promise<ThroughputSample> {
   const common = { connections: TOOLS_LIST_CONNECTIONS, duration: seconds };
-  const baseline = await load({ ...common, url: baselineUrl });
+  const baseline = await cpuPerRequest(pids.baseline, () => load({ ...common, url: baselineUrl }));
   const ceiling = await load({ ...common, url: `${baselineUrl}/ceiling`, method: 'POST', body: '{}' });
-  const modern = await load({ ...common, url: mcpUrl, method: 'POST', ...requests.modern });
-  const legacy = await load({ ...common, url: mcpUrl, method: 'POST', ...requests.legacy });
-  return { baseline: baseline.rps, ceiling: ceiling.rps, modern: modern.rps, legacy: legacy.rps };
+  const modern = await cpuPerRequest(pids.gateway, () =>
+    load({ ...common, url: mcpUrl, method: 'POST', ...requests.modern }),
+  );
+  const legacy = await cpuPerRequest(pids.gateway, () =>
+    load({ ...common, url: mcpUrl, method: 'POST', ...requests.legacy }),
+  );
+  return {
+    baseline: baseline.rps,
+    ceiling: ceiling.rps,
+    modern: modern.rps,
+    legacy: legacy.rps,
+    cpuUs: {
+      baseline: baseline.cpuUsPerRequest,
+      modern: modern.cpuUsPerRequest,
+      legacy: legacy.cpuUsPerRequest,
+    },
+  };
 }

@@ -15,6 +15,8 @@ export interface WaitingSample {
   lagMs: number;
   medianWaitMs: number;
   rssPerCallKB: number;
+  /** The gateway's RSS at its highest while the calls waited, MB. */
+  rssPeakMB: number;
   heapPerCallKB: number;
   cpuPercentWhileWaiting: number;
   pollsPerSearch: number;
@@ -134,6 +136,7 @@ export async function waitingCalls(options: {
     lagMs,
     medianWaitMs: wait,
     rssPerCallKB: (rssPeak - rss0) / calls / 1024,
+    rssPeakMB: rssPeak / 1024 / 1024,
     heapPerCallKB: (heapPeak - heap0) / calls / 1024,
     cpuPercentWhileWaiting: cpuPercent,
     pollsPerSearch: creates ? polls / creates : Number.NaN,

@@ -1,0 +1,226 @@
+/**
+ * The bench's table: every figure with its target and whether it is met, and the same figure from the
+ * run before issue 18 (bench/results/before-issue-18.json, measured on main before the shared waiting
+ * scheduler) where that run had it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProxySample } from './figures/proxy.js';
+import type { ThroughputSample } from './figures/throughput.js';
+import type { WaitingSample } from './figures/waiting.js';
+import { ROOT } from './lib/proc.js';
+import { MB, median, round } from './lib/stats.js';
+import type { Report, Row } from './report.js';
+
+export const BEFORE_FILE = join(ROOT, 'bench', 'results', 'before-issue-18.json');
+
+export interface Measured {
+  throughput: ThroughputSample[];
+  proxy1: ProxySample[];
+  proxy32: ProxySample[];
+  token: Array<{ rps: number; p50: number; p99: number; cpuUs: number }>;
+  waits: WaitingSample[];
+  /** The large waiting run (10,000 calls by default), when run. */
+  manyWaits: WaitingSample | null;
+  completion: { p50Ms: number; p90Ms: number; completed: number; calls: number } | null;
+  coldStartMs: number[];
+  idleStartBytes: number[];
+  rssSoonAfter: number[];
+  rssSettled: number[];
+  settings: { waitingCalls: number; idleSettleMs: number };
+}
+
+const m = median;
+const ms = (x: number) => `${round(x, 2)} ms`;
+const us = (x: number) => `${Math.round(x)} µs`;
+
+export function benchRows(f: Measured): Row[] {
+  const { throughput, proxy1, proxy32, token, waits } = f;
+  const cpu = {
+    baseline: m(throughput.map((s) => s.cpuUs.baseline)),
+    modern: m(throughput.map((s) => s.cpuUs.modern / s.cpuUs.baseline)),
+    legacy: m(throughput.map((s) => s.cpuUs.legacy / s.cpuUs.baseline)),
+    // Ratios within a round: each gateway figure over the same round's baseline.
+    proxy: m(proxy1.map((s, i) => s.cpuUs / (throughput[i]?.cpuUs.baseline ?? Number.NaN))),
+    token: m(token.map((t, i) => t.cpuUs / (throughput[i]?.cpuUs.baseline ?? Number.NaN))),
+  };
+  const cpuAbs = {
+    modern: m(throughput.map((s) => s.cpuUs.modern)),
+    legacy: m(throughput.map((s) => s.cpuUs.legacy)),
+    proxy: m(proxy1.map((s) => s.cpuUs)),
+    token: m(token.map((t) => t.cpuUs)),
+  };
+  const ratio = (name: keyof (typeof throughput)[number]) =>
+    m(throughput.map((s) => (s[name] as number) / s.baseline));
+  const overhead = (samples: ProxySample[], q: 'p50' | 'p99') =>
+    m(samples.map((s) => s.viaMcp[q] - s.direct[q]));
+  const o = {
+    p50c1: overhead(proxy1, 'p50'),
+    p99c1: overhead(proxy1, 'p99'),
+    p50c32: overhead(proxy32, 'p50'),
+    p99c32: overhead(proxy32, 'p99'),
+  };
+  const tokenRps = m(token.map((t) => t.rps));
+  const w = {
+    rss: m(waits.map((x) => x.rssPerCallKB)),
+    heap: m(waits.map((x) => x.heapPerCallKB)),
+    cpu: m(waits.map((x) => x.cpuPercentWhileWaiting)),
+    polls: m(waits.map((x) => x.pollsPerSearch)),
+    bound: m(waits.map((x) => x.pollBound)),
+    completed: waits.map((x) => `${x.completed}/${x.calls}`).join(', '),
+  };
+  const coldMs = m(f.coldStartMs);
+  const idleStart = m(f.idleStartBytes) / MB;
+  const rssAfterLoad = (f.rssSettled.at(-1) ?? 0) / MB;
+  const growth = ((f.rssSettled.at(-1) ?? 0) - (f.rssSettled[0] ?? 0)) / MB;
+  const n = f.settings.waitingCalls;
+  const rows: Row[] = [
+    {
+      figure: 'baseline: bare Hono route',
+      value: `${Math.round(m(throughput.map((s) => s.baseline)))} req/s`,
+      target: '(reference)',
+      met: null,
+    },
+    { figure: 'baseline: server CPU per request', value: us(cpu.baseline), target: '(reference)', met: null },
+    {
+      figure: 'server CPU per tools/list 2026-07-28 ÷ baseline',
+      value: `${us(cpuAbs.modern)} = ${round(cpu.modern, 1)} ×`,
+      target: '≤ 3 ×',
+      met: cpu.modern <= 3,
+    },
+    {
+      figure: 'server CPU per tools/list 2025-06-18 ÷ baseline',
+      value: `${us(cpuAbs.legacy)} = ${round(cpu.legacy, 1)} ×`,
+      target: '≤ 3 ×',
+      met: cpu.legacy <= 3,
+    },
+    {
+      figure: 'server CPU per proxied GET (get_keyword_search) ÷ baseline',
+      value: `${us(cpuAbs.proxy)} = ${round(cpu.proxy, 1)} ×`,
+      target: '≤ 4 ×',
+      met: cpu.proxy <= 4,
+    },
+    {
+      figure: 'server CPU per refresh grant ÷ baseline',
+      value: `${us(cpuAbs.token)} = ${round(cpu.token, 1)} ×`,
+      target: '(reference)',
+      met: null,
+    },
+    {
+      figure: 'ceiling: tools/list answer from a bare route ÷ baseline',
+      value: `${Math.round(m(throughput.map((s) => s.ceiling)))} req/s = ${round(ratio('ceiling'))}`,
+      target: '(reference)',
+      met: null,
+    },
+    {
+      figure: 'tools/list 2026-07-28 ÷ baseline',
+      value: `${Math.round(m(throughput.map((s) => s.modern)))} req/s = ${round(ratio('modern'))}`,
+      target: '≥ 0.3',
+      met: ratio('modern') >= 0.3,
+    },
+    {
+      figure: 'tools/list 2025-06-18 ÷ baseline',
+      value: `${Math.round(m(throughput.map((s) => s.legacy)))} req/s = ${round(ratio('legacy'))}`,
+      target: '≥ 0.3',
+      met: ratio('legacy') >= 0.3,
+    },
+    {
+      figure: 'proxy overhead p50, 1 connection',
+      value: ms(o.p50c1),
+      target: '≤ 0.7 ms',
+      met: o.p50c1 <= 0.7,
+    },
+    { figure: 'proxy overhead p99, 1 connection', value: ms(o.p99c1), target: '≤ 3 ms', met: o.p99c1 <= 3 },
+    { figure: 'proxy overhead p50, 32 connections', value: ms(o.p50c32), target: '(reference)', met: null },
+    { figure: 'proxy overhead p99, 32 connections', value: ms(o.p99c32), target: '(reference)', met: null },
+    {
+      figure: 'token endpoint: refresh grants',
+      value: `${Math.round(tokenRps)} /s`,
+      target: '≥ 1,000 /s',
+      met: tokenRps >= 1_000,
+    },
+    {
+      figure: `waiting calls (${n}): RSS per call`,
+      value: `${round(w.rss, 1)} KB`,
+      target: '≤ 20 KB',
+      met: w.rss <= 20,
+    },
+    {
+      figure: `waiting calls (${n}): heap per call`,
+      value: `${round(w.heap, 1)} KB`,
+      target: '≤ 20 KB',
+      met: w.heap <= 20,
+    },
+    {
+      figure: 'waiting calls: gateway CPU',
+      value: `${round(w.cpu, 1)} % of a core`,
+      target: '< 5 %',
+      met: w.cpu < 5,
+    },
+    {
+      figure: 'waiting calls: upstream polls per search',
+      value: `${round(w.polls, 1)} (completed ${w.completed})`,
+      target: `≤ ${round(w.bound, 1)}`,
+      met: w.polls <= w.bound,
+    },
+  ];
+  if (f.manyWaits) {
+    const x = f.manyWaits;
+    rows.push({
+      figure: `waiting calls (${x.calls}): gateway RSS at its peak`,
+      value: `${round(x.rssPeakMB, 0)} MB (heap ${round(x.heapPerCallKB, 1)} KB per call, completed ${x.completed}/${x.calls})`,
+      target: '< 400 MB',
+      met: x.rssPeakMB < 400 && x.completed === x.calls,
+    });
+  }
+  if (f.completion) {
+    const c = f.completion;
+    rows.push({
+      figure: 'completion seen after the upstream finishes, p50 (p90)',
+      value: `${ms(c.p50Ms)} (${ms(c.p90Ms)}), ${c.completed}/${c.calls} searches; fixed 5 s polling: 2,500 ms`,
+      target: '≤ 1,000 ms',
+      met: c.p50Ms <= 1_000 && c.completed === c.calls,
+    });
+  }
+  rows.push(
+    {
+      figure: 'cold start to first /healthz 200',
+      value: ms(coldMs),
+      target: '≤ 1,000 ms',
+      met: coldMs <= 1_000,
+    },
+    {
+      figure: 'idle RSS after start',
+      value: `${round(idleStart, 1)} MB`,
+      target: '≤ 120 MB',
+      met: idleStart <= 120,
+    },
+    {
+      figure: 'RSS 3 s after the waiting calls (V8 still holds its peak)',
+      value: `${round((f.rssSoonAfter.at(-1) ?? 0) / MB, 1)} MB`,
+      target: '(reference)',
+      met: null,
+    },
+    {
+      figure: `idle RSS ${f.settings.idleSettleMs / 1000} s after the load`,
+      value: `${round(rssAfterLoad, 1)} MB`,
+      target: '≤ 120 MB',
+      met: rssAfterLoad <= 120,
+    },
+    {
+      figure: `RSS growth across waiting repeats (each ${f.settings.idleSettleMs / 1000} s after)`,
+      value: `${round(growth, 1)} MB (${f.rssSettled.map((x) => round(x / MB, 0)).join(' → ')})`,
+      target: '≤ 10 MB',
+      met: growth <= 10,
+    },
+  );
+  return rows;
+}
+
+/** Adds each row's figure from the run before issue 18, where it had the same figure. */
+export function withBefore(rows: Row[]): Row[] {
+  if (!existsSync(BEFORE_FILE)) return rows;
+  const before = JSON.parse(readFileSync(BEFORE_FILE, 'utf8')) as Report;
+  const old = new Map(before.rows.map((r) => [r.figure, r.value]));
+  return rows.map((r) => ({ ...r, before: old.get(r.figure) ?? '(new)' }));
+}
