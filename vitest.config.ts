@@ -1,16 +1,68 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that never open a database (pure functions, the upstream emulator, documents), and those that
+ * already run on both engines themselves (tests/db: `describe.each(ENGINES)`) or check one engine's
+ * own file (crash safety: SQLite's integrity after SIGKILL): run once, in the sqlite project. Every
+ * other test file runs in both projects, so a new database-touching test is on both engines unless
+ * listed here.
+ */
+const ONCE = [
+  'tests/architecture/**',
+  'tests/db/**',
+  'tests/sandbox/**',
+  'tests/security/**',
+  'tests/upstream/**',
+  'tests/process/**',
+  'tests/http/security-headers.test.ts',
+  'tests/cli/changelog.test.ts',
+  'tests/cli/readme.test.ts',
+  'tests/mcp/json-schema.test.ts',
+  'tests/mcp/readme-tools.test.ts',
+  'tests/mcp/shape.test.ts',
+  'tests/mcp/wait.test.ts',
+  'tests/metrics/config.test.ts',
+  'tests/metrics/readme.test.ts',
+  'tests/oauth/ssrf.test.ts',
+  'tests/teams/audit-words.test.ts',
+  'tests/web/cookies.test.ts',
+  'tests/web/snippets.test.ts',
+  'tests/reliability/crash-safety.test.ts',
+  // Starts its own PostgreSQL database for two instances, whatever the project.
+  'tests/reliability/two-instances.test.ts',
+];
+
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     environment: 'node',
-    // One throw-away PostgreSQL cluster per run; tests take a fresh database of it (tests/helpers/postgres.ts).
-    // The MCP Apps views are built from their sources first (tests/helpers/views-global-setup.ts).
-    globalSetup: ['tests/helpers/views-global-setup.ts', 'tests/helpers/postgres-global-setup.ts'],
     // Integration tests start real servers and browsers; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    // One project per database engine; TEST_ENGINE is what tests/helpers/engine.ts reads (the servers,
+    // stores and fixtures of tests/helpers follow it). Each project starts one throw-away PostgreSQL
+    // cluster for its run; tests take a fresh database of it (tests/helpers/postgres.ts).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          env: { TEST_ENGINE: 'sqlite' },
+          // The MCP Apps views are built from their sources first, once for both projects.
+          globalSetup: ['tests/helpers/views-global-setup.ts', 'tests/helpers/postgres-global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          env: { TEST_ENGINE: 'postgres' },
+          exclude: ONCE,
+          globalSetup: ['tests/helpers/postgres-global-setup.ts'],
+        },
+      },
+    ],
   },
 });

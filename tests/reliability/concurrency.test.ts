@@ -1,8 +1,9 @@
 /**
  * Races DESIGN.md §4 promises to survive, at 50 requests and across two gateway processes sharing one
- * database (the real multi-process deployment, on the run's engine): refreshes with one refresh token, exchanges of
- * one code, sign-ups with one email. Exactly the promised outcomes, never a 500.
+ * database (the real multi-process deployment, on the run's engine): refreshes with one refresh
+ * token, exchanges of one code, sign-ups with one email. Exactly the promised outcomes, never a 500.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/accounts/users.js';
 import type { OpenStore } from '../../src/db/store/index.js';
@@ -14,11 +15,13 @@ import { mcpStatus, pkce } from '../helpers/oauth-http.js';
 import { openRawSql, type RawSql } from '../helpers/raw-sql.js';
 import type { TestServer } from '../helpers/server.js';
 import { migratedTestStore, type TestStore } from '../helpers/stores.js';
+import { tempDir } from '../helpers/temp.js';
 
 const N = 50;
 const PUBLIC_URL = 'http://localhost:8787';
 const REDIRECT = 'http://localhost:3000/callback';
 
+const dir = tempDir('sim-race-');
 let store: TestStore;
 let db: OpenStore;
 let sql: RawSql;
@@ -30,12 +33,15 @@ beforeAll(async () => {
   store = await migratedTestStore(testEngine());
   db = store.store;
   sql = openRawSql(store.location);
+  // The path is unused with DATABASE_URL, but the configuration wants one.
+  const location = {
+    ...store.location,
+    databasePath: store.location.databasePath || join(dir.path, 'unused.db'),
+  };
   gateways = await Promise.all(
-    [0, 1].map(() =>
-      spawnGateway({ ...store.location, publicUrl: PUBLIC_URL, env: { TRUST_PROXY: 'true' } }),
-    ),
+    [0, 1].map(() => spawnGateway({ ...location, publicUrl: PUBLIC_URL, env: { TRUST_PROXY: 'true' } })),
   );
-  views = gateways.map((g) => asTestServer(g.url, db, PUBLIC_URL, store.location, sql));
+  views = gateways.map((g) => asTestServer(g.url, db, PUBLIC_URL, location, sql));
   const res = await fetch(`${gateways[0]?.url}/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -55,6 +61,7 @@ afterAll(async () => {
   await Promise.all(gateways.map((g) => g.proc.exit()));
   await sql?.close();
   await store?.cleanup();
+  dir.remove();
 });
 
 /** The gateway for the i-th request: alternating, so every race spans both processes. */

@@ -126,8 +126,10 @@ beforeAll(async () => {
     mcpOptions: OPTIONS,
   });
   // Warm up (connections, lazy caches), then let idle keep-alive sockets close before the baseline.
+  // As many calls at once as the tests make, so a PostgreSQL pool has opened the connections (and
+  // their timers) it keeps.
   const { bearer } = await credential();
-  await search(bearer);
+  await many(() => search(bearer));
   await new Promise((r) => setTimeout(r, 500));
   baseline = resources();
 });
