@@ -1,0 +1,276 @@
+/**
+ * Two server processes on one PostgreSQL database behind a round-robin balancer (issue 19): no state
+ * that matters lives in one process. Both instances share one sandbox process. Races of one refresh
+ * token, one code and one email across two processes are in concurrency.test.ts (which runs on
+ * PostgreSQL in the postgres project); this file covers what needs the balancer in front.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../src/accounts/users.js';
+import { type OpenStore, openPostgresStore } from '../../src/db/store/index.js';
+import { RATE_LIMITS } from '../../src/web/rate-limits.js';
+import { asTestServer, type Gateway, spawnGateway } from '../helpers/gateway.js';
+import { issueTestToken } from '../helpers/grants.js';
+import { registerClient } from '../helpers/oauth-http.js';
+import { freshPostgresDatabase } from '../helpers/postgres.js';
+import { openRawSql, type RawSql } from '../helpers/raw-sql.js';
+import { RoundRobinProxy } from '../helpers/round-robin.js';
+import { type Sandbox, startSandbox } from '../helpers/sandbox-process.js';
+import type { TestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
+
+const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
+const dir = tempDir('sim-two-');
+let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+let store: OpenStore;
+let sql: RawSql;
+let sandbox: Sandbox;
+let proxy: RoundRobinProxy;
+let instances: Gateway[] = [];
+/** The balancer's address, seen as a TestServer by the oauth-http and grant helpers. */
+let view: TestServer;
+
+function spawn(): Promise<Gateway> {
+  return spawnGateway({
+    databasePath: join(dir.path, 'unused.db'),
+    databaseUrl: database.url,
+    publicUrl: proxy.url,
+    env: {
+      UPSTREAM_SEARCH_URL: sandbox.searchUrl,
+      UPSTREAM_AGENT_URL: sandbox.agentUrl,
+      TRUST_PROXY: 'true',
+    },
+  });
+}
+
+beforeAll(async () => {
+  database = await freshPostgresDatabase({ migrated: true });
+  sandbox = await startSandbox();
+  proxy = await new RoundRobinProxy(['http://127.0.0.1:9', 'http://127.0.0.1:9']).start();
+  instances = await Promise.all([spawn(), spawn()]);
+  for (const [i, g] of instances.entries()) proxy.setBackend(i, g.url);
+  store = openPostgresStore(database.url);
+  const location = { databasePath: join(dir.path, 'unused.db'), databaseUrl: database.url };
+  sql = openRawSql(location);
+  view = asTestServer(proxy.url, store, proxy.url, location, sql);
+});
+
+afterAll(async () => {
+  for (const g of instances) g.proc.kill('SIGKILL');
+  await Promise.all(instances.map((g) => g.proc.exit()));
+  await proxy?.close();
+  await sandbox?.stop();
+  await sql?.close();
+  await store?.close();
+  await database?.drop();
+  dir.remove();
+});
+
+/** Polls `read` until `ok` holds (each poll is a real read; the bound only ends a test that failed). */
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function mcp(token: string, body: unknown, signal?: AbortSignal) {
+  return fetch(`${proxy.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+describe('two instances behind a round-robin balancer, one PostgreSQL database', () => {
+  it('counts a rate limit across both: the 11th wrong password for one account is refused, whichever instance gets it', async () => {
+    const email = 'limited@example.com';
+    const created = await createUser(store, { email, password: 'correct horse battery staple' });
+    expect(created.ok).toBe(true);
+    const signIn = async (i: number) => {
+      const ip = `198.51.100.${i + 1}`;
+      const page = await fetch(`${proxy.url}/sign-in`, { headers: { 'x-forwarded-for': ip } });
+      const cookie = page.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+      const res = await fetch(`${proxy.url}/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie,
+          origin: proxy.url,
+          'x-forwarded-for': ip,
+        },
+        body: new URLSearchParams({ email, password: `wrong ${i}`, csrf }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    const limit = RATE_LIMITS.signInPerAccount.limit;
+    const servedBefore = proxy.served.length;
+    const statuses: number[] = [];
+    // One after another, so each failure is counted before the next check.
+    for (let i = 0; i < limit + 1; i++) statuses.push(await signIn(i));
+    expect(statuses.slice(0, limit)).toEqual(Array(limit).fill(401));
+    expect(statuses[limit]).toBe(429);
+    // The attempts were spread over both instances.
+    expect(new Set(proxy.served.slice(servedBefore))).toEqual(new Set([0, 1]));
+  });
+
+  it('a waiting call on instance A is cancelled through instance B: the wait stops and the run is cancelled upstream', async () => {
+    const upstreamToken = await sandbox.credential({ speed: 'demo' });
+    const { accessToken, userId } = await issueTestToken(view, { upstreamToken });
+    const waiting = () =>
+      sql.all(
+        'SELECT w.instance_id FROM waiting_calls w JOIN oauth_grants g ON g.id = w.grant_id WHERE g.user_id = ?',
+        userId,
+      );
+    proxy.pin(0);
+    const call = mcp(accessToken, {
+      jsonrpc: '2.0',
+      id: 'run-1',
+      method: 'tools/call',
+      params: { name: 'start_agent_run', arguments: { question: 'Will it rain on the parade?' } },
+    });
+    // The call is in the instances' directory once it has been waiting a while.
+    const announced = await until(waiting, (rows) => rows.length === 1);
+    expect(announced).toHaveLength(1);
+    proxy.pin(1);
+    const cancel = await mcp(accessToken, {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'run-1', reason: 'changed my mind' },
+    });
+    expect(cancel.status).toBe(202);
+    proxy.pin(null);
+    // Instance A stops waiting: its response ends (the SDK sends no result for a cancelled request).
+    const response = await call;
+    await response.text();
+    const record = await until(
+      () => sandbox.control('GET', `/credentials/${upstreamToken}`),
+      (r) => r.body.runs?.[0]?.status === 'failed',
+    );
+    expect(record.body.runs).toHaveLength(1);
+    expect(record.body.runs[0].status).toBe('failed');
+    const requests = (await sandbox.control('GET', `/credentials/${upstreamToken}/requests`)).body
+      .requests as Array<{
+      method: string;
+      path: string;
+    }>;
+    expect(requests.some((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toBe(true);
+    // The directory row is withdrawn when the call ends.
+    expect(await until(waiting, (rows) => rows.length === 0)).toEqual([]);
+  });
+
+  it('50 parallel credit-spending calls at cap − 1 over both instances: exactly one passes', async () => {
+    const upstreamToken = await sandbox.credential({ producer: true });
+    const { accessToken, userId, workspaceId } = await issueTestToken(view, { upstreamToken });
+    // Cap 1 with none spent: cap − 1 = 0 calls left after one.
+    await sql.run(
+      'UPDATE workspace_members SET monthly_write_cap = 1 WHERE workspace_id = ? AND user_id = ?',
+      workspaceId,
+      userId,
+    );
+    const results = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const res = await mcp(accessToken, {
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: { name: 'submit_keyword_search', arguments: SEARCH },
+        });
+        const text = await res.text();
+        const json = JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as {
+          result?: { isError?: boolean };
+        };
+        return json.result?.isError === true ? 'refused' : 'passed';
+      }),
+    );
+    expect(results.filter((r) => r === 'passed')).toHaveLength(1);
+    const requests = (await sandbox.control('GET', `/credentials/${upstreamToken}/requests`)).body
+      .requests as Array<{ method: string; path: string }>;
+    expect(requests.filter((r) => r.method === 'POST' && r.path === '/api/iq/keyword_search')).toHaveLength(
+      1,
+    );
+  });
+
+  it('SIGKILL of one instance under load: no acknowledged token is lost, and the other keeps serving', async () => {
+    const upstreamToken = await sandbox.credential({});
+    // A registered public client: a refresh authenticates the client (RFC 6749 §6).
+    const { client_id: clientId } = await registerClient(view, {}, { 'x-forwarded-for': '198.51.100.200' });
+    const grants = await Promise.all(
+      Array.from({ length: 4 }, () => issueTestToken(view, { upstreamToken, clientId })),
+    );
+    const acknowledged: string[] = [];
+    /** Each chain's last fully received pair. */
+    const latest = grants.map((g) => ({ access: g.accessToken, refresh: g.refreshToken }));
+    let stop = false;
+    const load = grants.map(async (g, i) => {
+      let refreshToken = g.refreshToken;
+      while (!stop) {
+        const res = await fetch(`${proxy.url}/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'refresh_token',
+            refresh_token: refreshToken,
+            client_id: g.clientId,
+          }),
+        }).catch(() => null);
+        if (!res) continue;
+        const body = (await res.json().catch(() => null)) as {
+          access_token?: string;
+          refresh_token?: string;
+        } | null;
+        if (res.status === 200 && body?.access_token && body.refresh_token) {
+          acknowledged.push(body.access_token);
+          refreshToken = body.refresh_token;
+          latest[i] = { access: body.access_token, refresh: body.refresh_token };
+        }
+      }
+      return refreshToken;
+    });
+    await until(
+      async () => acknowledged.length,
+      (n) => n >= 20,
+    );
+    const victim = instances[0] as Gateway;
+    victim.proc.kill('SIGKILL');
+    await victim.proc.exit();
+    const atKill = acknowledged.length;
+    await until(
+      async () => acknowledged.length,
+      (n) => n >= atKill + 20,
+    );
+    stop = true;
+    await Promise.all(load);
+    // Each chain's last acknowledged pair works through the surviving instance: the access token at
+    // /mcp, the refresh token at /token (rotation on an instance that was killed mid-request either
+    // committed, and the client got its answer, or rolled back, and the old pair still works).
+    for (const [i, pair] of latest.entries()) {
+      expect((await mcp(pair.access, { jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(200);
+      const res = await fetch(`${proxy.url}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: pair.refresh,
+          client_id: (grants[i] as { clientId: string }).clientId,
+        }),
+      });
+      expect(res.status).toBe(200);
+    }
+    expect(acknowledged.length).toBeGreaterThanOrEqual(atKill + 20);
+  });
+});
