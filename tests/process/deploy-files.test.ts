@@ -43,17 +43,21 @@ describe('Dockerfile', () => {
 });
 
 describe('fly.toml', () => {
-  it('points at the same port, health route and database volume', () => {
+  it('points at the same port and health route', () => {
     expect(fly).toMatch(new RegExp(`internal_port = ${defaultPort}\\b`));
     expect(fly).toMatch(/force_https = true/);
-    expect(fly).toMatch(/destination = "\/data"/);
-    expect(fly).toMatch(/DATABASE_PATH = "\/data\/[^"]+\.db"/);
     expect(fly).toMatch(/path = "\/healthz"/);
     expect(fly).toMatch(/NODE_ENV = "production"/);
   });
 
-  it('runs one machine while storage is SQLite', () => {
-    expect(fly).toMatch(/max_machines_running = 1/);
+  it('runs two or more machines on PostgreSQL, deployed one at a time', () => {
+    expect(Number(/min_machines_running = (\d+)/.exec(fly)?.[1])).toBeGreaterThanOrEqual(2);
+    expect(fly).not.toMatch(/max_machines_running = 1\b/);
+    expect(fly).toMatch(/strategy = "rolling"/);
+    // No per-machine SQLite volume; the database is DATABASE_URL, a secret (never in [env]).
+    expect(fly).not.toMatch(/\[\[mounts\]\]/);
+    expect(fly).not.toMatch(/^\s*DATABASE_(URL|PATH)\s*=/m);
+    expect(fly).toMatch(/TRUST_PROXY = "true"/);
   });
 });
 
