@@ -6,7 +6,7 @@ export type Engine = 'sqlite' | 'postgres';
 /**
  * Every table, typed as the pg-core twins. On SQLite the values are the sqlite-core tables, which have
  * the same names, columns and row types (tests/db/typing.test.ts proves the types, and
- * tests/db/schema-equivalence.test.ts the real databases): see docs/database.md, "One typing dialect".
+ * tests/db/schema-equivalence.test.ts the real databases): see ARCHITECTURE.md, "One typing dialect".
  */
 export type Tables = typeof pgTables;
 
@@ -26,7 +26,7 @@ export interface Store {
   readonly inTransaction: boolean;
   /**
    * Runs `fn` as one transaction: every change or none; a throw rolls back and is rethrown. Inside,
-   * use only the handle `fn` receives, and do no I/O but the database's (see docs/database.md).
+   * use only the handle `fn` receives, and do no I/O but the database's (see ARCHITECTURE.md, "Transactions").
    * Called on a transaction's handle, it nests as a savepoint.
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
