@@ -28,8 +28,12 @@ const ONCE = [
   'tests/web/cookies.test.ts',
   'tests/web/snippets.test.ts',
   'tests/reliability/crash-safety.test.ts',
-  // Starts its own PostgreSQL database for two instances, whatever the project.
+  // SQLite and PostgreSQL by nature, whatever the project: two instances on one PostgreSQL database,
+  // and the copy from a SQLite file into PostgreSQL.
   'tests/reliability/two-instances.test.ts',
+  'tests/reliability/two-instances-oauth.test.ts',
+  'tests/cli/copy.test.ts',
+  'tests/cli/copy-live.test.ts',
 ];
 
 export default defineConfig({

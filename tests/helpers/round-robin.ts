@@ -14,7 +14,7 @@ export class RoundRobinProxy {
   private next = 0;
   private pinned: number | null = null;
   private readonly down = new Set<number>();
-  /** Which backend (index) served each request, in order. */
+  /** Which backend (index) each request was sent to, in the order they were sent. */
   readonly served: number[] = [];
   port = 0;
 
@@ -59,12 +59,12 @@ export class RoundRobinProxy {
 
   private send(req: IncomingMessage, body: Buffer, res: ServerResponse, tries: number): void {
     const index = this.choose();
+    this.served.push(index);
     const target = new URL(req.url ?? '/', this.backends[index]);
     const upstream = request(
       target,
       { method: req.method, headers: { ...req.headers, host: target.host } },
       (answer) => {
-        this.served.push(index);
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       },

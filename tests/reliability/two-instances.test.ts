@@ -4,66 +4,23 @@
  * token, one code and one email across two processes are in concurrency.test.ts (which runs on
  * PostgreSQL in the postgres project); this file covers what needs the balancer in front.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/accounts/users.js';
-import { type OpenStore, openPostgresStore } from '../../src/db/store/index.js';
 import { RATE_LIMITS } from '../../src/web/rate-limits.js';
-import { asTestServer, type Gateway, spawnGateway } from '../helpers/gateway.js';
+import type { Gateway } from '../helpers/gateway.js';
 import { issueTestToken } from '../helpers/grants.js';
 import { registerClient } from '../helpers/oauth-http.js';
-import { freshPostgresDatabase } from '../helpers/postgres.js';
-import { openRawSql, type RawSql } from '../helpers/raw-sql.js';
-import { RoundRobinProxy } from '../helpers/round-robin.js';
-import { type Sandbox, startSandbox } from '../helpers/sandbox-process.js';
-import type { TestServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/temp.js';
+import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
 
 const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
-const dir = tempDir('sim-two-');
-let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
-let store: OpenStore;
-let sql: RawSql;
-let sandbox: Sandbox;
-let proxy: RoundRobinProxy;
-let instances: Gateway[] = [];
-/** The balancer's address, seen as a TestServer by the oauth-http and grant helpers. */
-let view: TestServer;
-
-function spawn(): Promise<Gateway> {
-  return spawnGateway({
-    databasePath: join(dir.path, 'unused.db'),
-    databaseUrl: database.url,
-    publicUrl: proxy.url,
-    env: {
-      UPSTREAM_SEARCH_URL: sandbox.searchUrl,
-      UPSTREAM_AGENT_URL: sandbox.agentUrl,
-      TRUST_PROXY: 'true',
-    },
-  });
-}
+let two: TwoInstances;
 
 beforeAll(async () => {
-  database = await freshPostgresDatabase({ migrated: true });
-  sandbox = await startSandbox();
-  proxy = await new RoundRobinProxy(['http://127.0.0.1:9', 'http://127.0.0.1:9']).start();
-  instances = await Promise.all([spawn(), spawn()]);
-  for (const [i, g] of instances.entries()) proxy.setBackend(i, g.url);
-  store = openPostgresStore(database.url);
-  const location = { databasePath: join(dir.path, 'unused.db'), databaseUrl: database.url };
-  sql = openRawSql(location);
-  view = asTestServer(proxy.url, store, proxy.url, location, sql);
+  two = await startTwoInstances();
 });
 
 afterAll(async () => {
-  for (const g of instances) g.proc.kill('SIGKILL');
-  await Promise.all(instances.map((g) => g.proc.exit()));
-  await proxy?.close();
-  await sandbox?.stop();
-  await sql?.close();
-  await store?.close();
-  await database?.drop();
-  dir.remove();
+  await two?.close();
 });
 
 /** Polls `read` until `ok` holds (each poll is a real read; the bound only ends a test that failed). */
@@ -77,7 +34,7 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_0
 }
 
 function mcp(token: string, body: unknown, signal?: AbortSignal) {
-  return fetch(`${proxy.url}/mcp`, {
+  return fetch(`${two.proxy.url}/mcp`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -93,23 +50,23 @@ function mcp(token: string, body: unknown, signal?: AbortSignal) {
 describe('two instances behind a round-robin balancer, one PostgreSQL database', () => {
   it('counts a rate limit across both: the 11th wrong password for one account is refused, whichever instance gets it', async () => {
     const email = 'limited@example.com';
-    const created = await createUser(store, { email, password: 'correct horse battery staple' });
+    const created = await createUser(two.store, { email, password: 'correct horse battery staple' });
     expect(created.ok).toBe(true);
     const signIn = async (i: number) => {
       const ip = `198.51.100.${i + 1}`;
-      const page = await fetch(`${proxy.url}/sign-in`, { headers: { 'x-forwarded-for': ip } });
+      const page = await fetch(`${two.proxy.url}/sign-in`, { headers: { 'x-forwarded-for': ip } });
       const cookie = page.headers
         .getSetCookie()
         .map((c) => c.split(';')[0])
         .join('; ');
       const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-      const res = await fetch(`${proxy.url}/sign-in`, {
+      const res = await fetch(`${two.proxy.url}/sign-in`, {
         method: 'POST',
         redirect: 'manual',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
           cookie,
-          origin: proxy.url,
+          origin: two.proxy.url,
           'x-forwarded-for': ip,
         },
         body: new URLSearchParams({ email, password: `wrong ${i}`, csrf }),
@@ -118,25 +75,25 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
       return res.status;
     };
     const limit = RATE_LIMITS.signInPerAccount.limit;
-    const servedBefore = proxy.served.length;
+    const servedBefore = two.proxy.served.length;
     const statuses: number[] = [];
     // One after another, so each failure is counted before the next check.
     for (let i = 0; i < limit + 1; i++) statuses.push(await signIn(i));
     expect(statuses.slice(0, limit)).toEqual(Array(limit).fill(401));
     expect(statuses[limit]).toBe(429);
     // The attempts were spread over both instances.
-    expect(new Set(proxy.served.slice(servedBefore))).toEqual(new Set([0, 1]));
+    expect(new Set(two.proxy.served.slice(servedBefore))).toEqual(new Set([0, 1]));
   });
 
   it('a waiting call on instance A is cancelled through instance B: the wait stops and the run is cancelled upstream', async () => {
-    const upstreamToken = await sandbox.credential({ speed: 'demo' });
-    const { accessToken, userId } = await issueTestToken(view, { upstreamToken });
+    const upstreamToken = await two.sandbox.credential({ speed: 'demo' });
+    const { accessToken, userId } = await issueTestToken(two.view, { upstreamToken });
     const waiting = () =>
-      sql.all(
+      two.sql.all(
         'SELECT w.instance_id FROM waiting_calls w JOIN oauth_grants g ON g.id = w.grant_id WHERE g.user_id = ?',
         userId,
       );
-    proxy.pin(0);
+    two.proxy.pin(0);
     const call = mcp(accessToken, {
       jsonrpc: '2.0',
       id: 'run-1',
@@ -146,24 +103,24 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     // The call is in the instances' directory once it has been waiting a while.
     const announced = await until(waiting, (rows) => rows.length === 1);
     expect(announced).toHaveLength(1);
-    proxy.pin(1);
+    two.proxy.pin(1);
     const cancel = await mcp(accessToken, {
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
       params: { requestId: 'run-1', reason: 'changed my mind' },
     });
     expect(cancel.status).toBe(202);
-    proxy.pin(null);
+    two.proxy.pin(null);
     // Instance A stops waiting: its response ends (the SDK sends no result for a cancelled request).
     const response = await call;
     await response.text();
     const record = await until(
-      () => sandbox.control('GET', `/credentials/${upstreamToken}`),
+      () => two.sandbox.control('GET', `/credentials/${upstreamToken}`),
       (r) => r.body.runs?.[0]?.status === 'failed',
     );
     expect(record.body.runs).toHaveLength(1);
     expect(record.body.runs[0].status).toBe('failed');
-    const requests = (await sandbox.control('GET', `/credentials/${upstreamToken}/requests`)).body
+    const requests = (await two.sandbox.control('GET', `/credentials/${upstreamToken}/requests`)).body
       .requests as Array<{
       method: string;
       path: string;
@@ -174,10 +131,10 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
   });
 
   it('50 parallel credit-spending calls at cap − 1 over both instances: exactly one passes', async () => {
-    const upstreamToken = await sandbox.credential({ producer: true });
-    const { accessToken, userId, workspaceId } = await issueTestToken(view, { upstreamToken });
+    const upstreamToken = await two.sandbox.credential({ producer: true });
+    const { accessToken, userId, workspaceId } = await issueTestToken(two.view, { upstreamToken });
     // Cap 1 with none spent: cap − 1 = 0 calls left after one.
-    await sql.run(
+    await two.sql.run(
       'UPDATE workspace_members SET monthly_write_cap = 1 WHERE workspace_id = ? AND user_id = ?',
       workspaceId,
       userId,
@@ -198,7 +155,7 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
       }),
     );
     expect(results.filter((r) => r === 'passed')).toHaveLength(1);
-    const requests = (await sandbox.control('GET', `/credentials/${upstreamToken}/requests`)).body
+    const requests = (await two.sandbox.control('GET', `/credentials/${upstreamToken}/requests`)).body
       .requests as Array<{ method: string; path: string }>;
     expect(requests.filter((r) => r.method === 'POST' && r.path === '/api/iq/keyword_search')).toHaveLength(
       1,
@@ -206,11 +163,15 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
   });
 
   it('SIGKILL of one instance under load: no acknowledged token is lost, and the other keeps serving', async () => {
-    const upstreamToken = await sandbox.credential({});
+    const upstreamToken = await two.sandbox.credential({});
     // A registered public client: a refresh authenticates the client (RFC 6749 §6).
-    const { client_id: clientId } = await registerClient(view, {}, { 'x-forwarded-for': '198.51.100.200' });
+    const { client_id: clientId } = await registerClient(
+      two.view,
+      {},
+      { 'x-forwarded-for': '198.51.100.200' },
+    );
     const grants = await Promise.all(
-      Array.from({ length: 4 }, () => issueTestToken(view, { upstreamToken, clientId })),
+      Array.from({ length: 4 }, () => issueTestToken(two.view, { upstreamToken, clientId })),
     );
     const acknowledged: string[] = [];
     /** Each chain's last fully received pair. */
@@ -219,7 +180,7 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     const load = grants.map(async (g, i) => {
       let refreshToken = g.refreshToken;
       while (!stop) {
-        const res = await fetch(`${proxy.url}/token`, {
+        const res = await fetch(`${two.proxy.url}/token`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({
@@ -245,7 +206,7 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
       async () => acknowledged.length,
       (n) => n >= 20,
     );
-    const victim = instances[0] as Gateway;
+    const victim = two.instances[0] as Gateway;
     victim.proc.kill('SIGKILL');
     await victim.proc.exit();
     const atKill = acknowledged.length;
@@ -260,7 +221,7 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     // committed, and the client got its answer, or rolled back, and the old pair still works).
     for (const [i, pair] of latest.entries()) {
       expect((await mcp(pair.access, { jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(200);
-      const res = await fetch(`${proxy.url}/token`, {
+      const res = await fetch(`${two.proxy.url}/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { type OpenStore, openPostgresStore } from '../../src/db/store/index.js';
+import { asTestServer, type Gateway, spawnGateway } from './gateway.js';
+import { freshPostgresDatabase, type TestDatabase } from './postgres.js';
+import { openRawSql, type RawSql } from './raw-sql.js';
+import { RoundRobinProxy } from './round-robin.js';
+import { type Sandbox, startSandbox } from './sandbox-process.js';
+import type { TestServer } from './server.js';
+import { tempDir } from './temp.js';
+
+/** Two server processes on one fresh PostgreSQL database behind a round-robin balancer. */
+export interface TwoInstances {
+  database: TestDatabase;
+  /** The test's own store and plain SQL on that database. */
+  store: OpenStore;
+  sql: RawSql;
+  /** One sandbox process both instances use as their upstream. */
+  sandbox: Sandbox;
+  proxy: RoundRobinProxy;
+  instances: Gateway[];
+  /** The balancer seen as a TestServer (PUBLIC_URL is its address), for the oauth-http helpers. */
+  view: TestServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox, the balancer (first, so PUBLIC_URL is its address: the OAuth issuer every
+ * instance names), then two instances of src/main.ts with DATABASE_URL, behind it.
+ */
+export async function startTwoInstances(): Promise<TwoInstances> {
+  const dir = tempDir('sim-two-');
+  // The configuration wants a path; with DATABASE_URL it is not used.
+  const databasePath = join(dir.path, 'unused.db');
+  const database = await freshPostgresDatabase({ migrated: true });
+  const sandbox = await startSandbox();
+  const proxy = await new RoundRobinProxy(['http://127.0.0.1:9', 'http://127.0.0.1:9']).start();
+  const spawn = () =>
+    spawnGateway({
+      databasePath,
+      databaseUrl: database.url,
+      publicUrl: proxy.url,
+      env: {
+        UPSTREAM_SEARCH_URL: sandbox.searchUrl,
+        UPSTREAM_AGENT_URL: sandbox.agentUrl,
+        TRUST_PROXY: 'true',
+      },
+    });
+  const instances = await Promise.all([spawn(), spawn()]);
+  for (const [i, g] of instances.entries()) proxy.setBackend(i, g.url);
+  const store = openPostgresStore(database.url);
+  const location = { databasePath, databaseUrl: database.url };
+  const sql = openRawSql(location);
+  return {
+    database,
+    store,
+    sql,
+    sandbox,
+    proxy,
+    instances,
+    view: asTestServer(proxy.url, store, proxy.url, location, sql),
+    async close() {
+      for (const g of instances) g.proc.kill('SIGKILL');
+      await Promise.all(instances.map((g) => g.proc.exit()));
+      await proxy.close();
+      await sandbox.stop();
+      await sql.close();
+      await store.close();
+      await database.drop();
+      dir.remove();
+    },
+  };
+}
