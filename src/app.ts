@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import type { Config } from './config.js';
-import { type OpenStore, scalar } from './db/store/index.js';
+import { isUnstorableText, type OpenStore, scalar } from './db/store/index.js';
 import { compressJson } from './http/compress.js';
 import type { AppEnv } from './http/env.js';
 import { jsonError } from './http/errors.js';
@@ -114,6 +114,14 @@ export function createApp(deps: AppDeps): App {
   app.onError((error, c) => {
     if (error instanceof HTTPException && error.status < 500) {
       return jsonError(c, error.status, 'bad_request', error.message || 'The request could not be read.');
+    }
+    if (isUnstorableText(error)) {
+      return jsonError(
+        c,
+        400,
+        'bad_request',
+        'The request contains a NUL character, which no field accepts.',
+      );
     }
     if (clientGone(c)) {
       (c.get('log') ?? logger).info({ reason: error.message }, 'request aborted by the client');

@@ -1,6 +1,14 @@
 export { isPostgresUrl, openMigratedStore, type StoreLocation } from './open.js';
 export { openPostgresStore } from './postgres.js';
-export { atomically, changed, first, forUpdate, isUniqueViolation, scalar } from './query.js';
+export {
+  atomically,
+  changed,
+  first,
+  forUpdate,
+  isUniqueViolation,
+  isUnstorableText,
+  scalar,
+} from './query.js';
 export { openSqliteStore } from './sqlite.js';
 export { TransactionEndedError, TransactionMisuseError } from './transaction-scope.js';
 export type { Engine, NotificationHandler, OpenStore, Orm, Store, Tables } from './types.js';

@@ -38,6 +38,20 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * Whether an error is PostgreSQL refusing a text value it cannot hold: a NUL character (SQLSTATE
+ * 22021, "invalid byte sequence for encoding UTF8: 0x00"; PostgreSQL text never holds U+0000, SQLite
+ * text does) or one the encoding cannot represent (22P05). It comes from input, never from our data,
+ * so it is the request's fault (app.ts answers 400).
+ */
+export function isUnstorableText(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '22021' || code === '22P05') return true;
+  }
+  return false;
+}
+
+/**
  * Runs `fn` in a transaction: the one `db` is already part of (a function called from inside a larger
  * transaction joins it, without a savepoint's two extra statements), else a new one.
  */
