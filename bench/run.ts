@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { type CapturedRequest, captureRequests } from './capture.js';
 import { completionDelay } from './figures/completion.js';
 import { contextRows, measureContextCost, readBefore } from './figures/context.js';
+import { engineFigures } from './figures/engines.js';
 import { type ProxySample, proxyRound } from './figures/proxy.js';
 import { coldStarts } from './figures/startup.js';
 import { type ThroughputSample, TOOLS_LIST_CONNECTIONS, toolsListRound } from './figures/throughput.js';
@@ -190,6 +191,18 @@ async function main() {
 
     await baseline.proc.stop();
     await gateway.proc.stop();
+    // The engines side by side (bench/figures/engines.ts): BENCH_ENGINES=0 skips them.
+    const engines =
+      process.env.BENCH_ENGINES === '0'
+        ? []
+        : await engineFigures({
+            sandbox,
+            upstreamToken: main,
+            work,
+            rounds: settings.rounds,
+            seconds: settings.secondsPerRun,
+            log,
+          });
     await sandbox.proc.stop();
 
     // ---- figures ------------------------------------------------------------------------------
@@ -211,6 +224,7 @@ async function main() {
         }),
       ),
       ...contextRows(context, readBefore()),
+      ...engines,
     ];
     const report = {
       machine: machine(),
