@@ -46,7 +46,13 @@ export function decide(rule: RateLimitRule, now: number, counts: WindowCounts): 
   return { allowed: false, retryAfterSeconds: retryAfterSeconds(rule, now, counts) };
 }
 
-/** Seconds until the estimate falls below the limit, if nothing more is counted meanwhile. */
+/**
+ * Seconds until the estimate falls below the limit, if nothing more is counted meanwhile — never more
+ * than one window: every event counted so far has left the sliding window by then, so that is the
+ * longest a person is told to wait ("10 per 15 minutes" means at most 15 minutes). Early in a window
+ * the estimate (which spreads a window's events evenly over it) can refuse a little past that, by at
+ * most (1 − (limit − 1) / count) of a window; such a retry gets a fresh, short Retry-After.
+ */
 function retryAfterSeconds(rule: RateLimitRule, now: number, counts: WindowCounts): number {
   const { windowMs, limit } = rule;
   let at: number;
@@ -57,5 +63,5 @@ function retryAfterSeconds(rule: RateLimitRule, now: number, counts: WindowCount
     // This window alone is full: in the next one it becomes the previous, decaying the same way.
     at = counts.windowStart + windowMs + windowMs * (1 - (limit - 1) / Math.max(counts.current, limit));
   }
-  return Math.max(1, Math.ceil((at - now) / 1000));
+  return Math.max(1, Math.min(Math.ceil((at - now) / 1000), Math.ceil(windowMs / 1000)));
 }

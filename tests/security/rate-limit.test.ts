@@ -36,4 +36,13 @@ describe('two-window rate-limit estimate', () => {
     expect(decide(rule, start + 1, { windowStart: start, previous: 10, current: 0 }).allowed).toBe(false);
     expect(decide(rule, start + 6_001, { windowStart: start, previous: 10, current: 0 }).allowed).toBe(true);
   });
+
+  it('never tells anyone to wait longer than one window, even at the very start of a window', () => {
+    const start = windowStartOf(600_000, rule.windowMs);
+    // Ten failures a second into the window: the estimate would say 54 + 6 s; one window is the most.
+    expect(decide(rule, start + 1_000, { windowStart: start, previous: 0, current: 10 })).toEqual({
+      allowed: false,
+      retryAfterSeconds: 60,
+    });
+  });
 });
