@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { first as firstRow } from '../../src/db/store/index.js';
 import { startSandboxServer } from '../../src/sandbox/server.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { completeInBrowser as completeInBrowserAs } from '../helpers/consent-in-browser.js';
 import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { DocumentServer, selfSignedCertificate } from '../helpers/tls.js';
@@ -48,26 +49,18 @@ afterAll(async () => {
   await documents?.close();
 });
 
-/** What a person does in the browser the client opened: sign in if asked, link credentials if asked, Allow. */
-async function completeInBrowser(url: URL): Promise<void> {
-  const arrived = callback.next();
-  await page.goto(url.href);
-  if (new URL(page.url()).pathname === '/sign-in') {
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForLoadState();
-  }
-  if (new URL(page.url()).pathname === '/account/credentials') {
-    await page.getByRole('button', { name: 'Use sandbox credentials' }).click();
-    await page.waitForLoadState();
-  }
-  // A remembered consent sends the browser straight back to the app.
-  if (new URL(page.url()).port !== String(callback.port)) {
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Allow');
-    await page.getByRole('button', { name: 'Allow' }).click();
-  }
-  await arrived;
+/** The person signs in, links the sandbox credentials and allows, in the browser the client opened. */
+function completeInBrowser(url: URL): Promise<void> {
+  return completeInBrowserAs(
+    {
+      page,
+      callback,
+      email: EMAIL,
+      password: PASSWORD,
+      linkCredentials: (p) => p.getByRole('button', { name: 'Use sandbox credentials' }).click(),
+    },
+    url,
+  );
 }
 
 async function grantCount(): Promise<number> {

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/accounts/users.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { completeInBrowser as completeInBrowserAs } from '../helpers/consent-in-browser.js';
 import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.js';
 import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
 
@@ -35,26 +36,22 @@ afterAll(async () => {
   await two?.close();
 });
 
-/** What the person does in the browser the client opened: sign in, link sandbox credentials, Allow. */
-async function completeInBrowser(url: URL): Promise<void> {
-  const arrived = callback.next();
-  await page.goto(url.href);
-  if (new URL(page.url()).pathname === '/sign-in') {
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForLoadState();
-  }
-  if (new URL(page.url()).pathname === '/account/credentials') {
-    await page.getByLabel('API token').fill(two.sandbox.token);
-    await page.getByLabel('User ID').fill('two-instances');
-    await page.getByRole('button', { name: 'Save credentials' }).click();
-    await page.waitForLoadState();
-  }
-  if (new URL(page.url()).port !== String(callback.port)) {
-    await page.getByRole('button', { name: 'Allow' }).click();
-  }
-  await arrived;
+/** The person signs in, types the sandbox credential and allows, in the browser the client opened. */
+function completeInBrowser(url: URL): Promise<void> {
+  return completeInBrowserAs(
+    {
+      page,
+      callback,
+      email: EMAIL,
+      password: PASSWORD,
+      linkCredentials: async (p) => {
+        await p.getByLabel('API token').fill(two.sandbox.token);
+        await p.getByLabel('User ID').fill('two-instances');
+        await p.getByRole('button', { name: 'Save credentials' }).click();
+      },
+    },
+    url,
+  );
 }
 
 describe('the OAuth flow over two instances', () => {
