@@ -9,6 +9,7 @@ import type { McpHandlerOptions } from '../../src/mcp/handler.js';
 import type { Scope } from '../../src/oauth/scopes.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { issueTestToken } from './grants.js';
+import { sandboxControl } from './sandbox-control.js';
 import { startTestServer, type TestServer } from './server.js';
 
 /**
@@ -62,16 +63,7 @@ export async function startHarness(
     ? { searchUrl: relay.url, agentUrl: `${relay.url}/agent` }
     : { searchUrl: sandbox.searchUrl, agentUrl: sandbox.agentUrl };
   const server = await startTestServer({ upstream, mcpOptions: { ...FAST, ...options } });
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${sandbox.searchUrl}/__sandbox${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as Json;
-    if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const control = sandboxControl(sandbox.searchUrl);
   return {
     sandbox,
     server,

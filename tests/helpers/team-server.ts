@@ -1,4 +1,5 @@
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
+import { sandboxControl } from './sandbox-control.js';
 import { startTestServer, type TestServer } from './server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: sandbox control answers are arbitrary JSON
@@ -39,16 +40,7 @@ export async function startTeamServer(env: Record<string, string> = {}): Promise
   });
   const url = server.url;
 
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${sandbox.searchUrl}/__sandbox${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as Json;
-    if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const control = sandboxControl(sandbox.searchUrl);
   return {
     sandbox,
     server,
