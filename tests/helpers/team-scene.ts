@@ -182,7 +182,9 @@ export async function buildTeamScene(server: TestServer, sandbox: SandboxServer)
   // Tool calls over the last two weeks (reads, and credit-spending calls today: this month's counts).
   const now = Date.now();
   const today = Math.floor(now / DAY_MS) * DAY_MS;
-  const spentAt = Math.max(today, now - 60_000);
+  // A second into the day at the earliest: the calls below sit up to 22 ms before spentAt, and must
+  // stay in today's bar even when the scene is built in the first minute after midnight UTC.
+  const spentAt = Math.max(today + 1_000, now - 60_000);
   const calls: Array<typeof auditEvents.$inferInsert> = [];
   const call = (at: number, userId: string, tool: string, status = 'ok', detail: string | null = null) =>
     calls.push({ at, kind: 'tool_call', workspaceId: teamId, userId, tool, status, durationMs: 180, detail });
