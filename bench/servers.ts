@@ -56,13 +56,15 @@ export async function startGateway(options: {
   sandbox: Sandbox;
   logDir: string;
   nodeArgs?: string[];
+  /** The gateway's entry point (default: this checkout's dist/src/main.js). */
+  entry?: string;
   env?: Record<string, string>;
 }): Promise<Gateway> {
   const port = await freePort();
   const started = performance.now();
   const proc = start(
     'node',
-    [...(options.nodeArgs ?? []), 'dist/src/main.js'],
+    [...(options.nodeArgs ?? []), options.entry ?? 'dist/src/main.js'],
     {
       NODE_ENV: 'production',
       PORT: String(port),

@@ -22,7 +22,13 @@ async function main(): Promise<void> {
   // Migrations first (on PostgreSQL under an advisory lock, so instances starting together apply them once).
   const { store: db, applied } = await openMigratedStore(
     { databaseUrl: config.databaseUrl ?? undefined, databasePath: config.databasePath },
-    { max: config.databasePoolSize, prepare: config.databasePrepare },
+    {
+      max: config.databasePoolSize,
+      prepare: config.databasePrepare,
+      // The root-handle-in-transaction check costs promise hooks on every promise (store/transaction-scope.ts);
+      // tests and development keep it, production does not pay for it.
+      scopeChecks: config.nodeEnv !== 'production',
+    },
   );
   // Never the URL: it carries the password.
   logger.info(

@@ -317,3 +317,20 @@ describe.each(ENGINES)('store on %s', (engine) => {
     expect(() => forUpdate(db, db.orm.select().from(db.t.users))).toThrow(/outside a transaction/);
   });
 });
+
+describe('a store without scope checks (production)', () => {
+  it('runs a root-handle transaction inside another one on its own connection, where the checked store refuses it', async () => {
+    const ctx = await migratedTestStore('postgres');
+    try {
+      const checked = ctx.store;
+      const unchecked = ctx.reopen({ scopeChecks: false });
+      await expect(
+        checked.transaction(async () => checked.transaction(async () => 1)),
+      ).rejects.toBeInstanceOf(TransactionMisuseError);
+      // Unchecked, the inner one is simply another transaction: no promise hooks paid for the check.
+      expect(await unchecked.transaction(async () => unchecked.transaction(async () => 1))).toBe(1);
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+});

@@ -13,7 +13,7 @@ export interface TestStore {
   /** What the server would be given: the SQLite file's path, or the PostgreSQL URL. */
   location: { databasePath: string; databaseUrl?: string };
   /** Another store on the same database (another process would open its own). */
-  reopen(options?: { max?: number }): OpenStore;
+  reopen(options?: { max?: number; scopeChecks?: boolean }): OpenStore;
   cleanup(): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ export async function migratedTestStore(engine: Engine, options: { max?: number 
     return {
       store: track(openSqliteStore(databasePath)),
       location: { databasePath },
-      reopen: () => track(openSqliteStore(databasePath)),
+      reopen: (again = {}) => track(openSqliteStore(databasePath, again)),
       async cleanup() {
         for (const s of opened) await s.close();
         dir.remove();

@@ -11,4 +11,4 @@ export {
 } from './query.js';
 export { openSqliteStore } from './sqlite.js';
 export { TransactionEndedError, TransactionMisuseError } from './transaction-scope.js';
-export type { Engine, NotificationHandler, OpenStore, Orm, Store, Tables } from './types.js';
+export type { Engine, NotificationHandler, OpenStore, Orm, Store, StoreOptions, Tables } from './types.js';

@@ -32,5 +32,5 @@ export async function openMigratedStore(
   } finally {
     closeDatabase(db);
   }
-  return { store: openSqliteStore(location.databasePath), applied };
+  return { store: openSqliteStore(location.databasePath, options), applied };
 }

@@ -2,9 +2,9 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as pgTables from '../postgres/schema/index.js';
 import { assertOutsideTransaction, TransactionEndedError, withinTransaction } from './transaction-scope.js';
-import type { OpenStore, Orm, Store, Tables } from './types.js';
+import type { OpenStore, Orm, Store, StoreOptions, Tables } from './types.js';
 
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends StoreOptions {
   /** Connections in the pool. */
   max?: number;
   /**
@@ -29,6 +29,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
   });
   const t = pgTables as Tables;
   const prepare = options.prepare ?? true;
+  const scopeChecks = options.scopeChecks ?? true;
   // drizzle runs every statement through client.unsafe (a transaction's through the client begin()
   // or savepoint() hands it): the transaction-scope guard sits there, for statements outside one.
   // drizzle also asks for an unnamed statement unless the query was .prepare()d by name, so PostgreSQL
@@ -47,7 +48,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
         }
         if (property === 'unsafe') {
           return (query: string, params?: unknown[], queryOptions?: postgres.UnsafeQueryOptions) => {
-            if (checkScope) assertOutsideTransaction(root);
+            if (checkScope && scopeChecks) assertOutsideTransaction(root);
             return object.unsafe(query, params as postgres.ParameterOrJSON<never>[], {
               ...queryOptions,
               prepare,
@@ -65,8 +66,8 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     inTransaction: false,
     orm: orm as unknown as Orm,
     async transaction(fn) {
-      assertOutsideTransaction(root);
-      return withinTransaction(root, () => orm.transaction((tx) => inHandle(tx as Orm, t, fn)));
+      if (scopeChecks) assertOutsideTransaction(root);
+      return withinTransaction(root, () => orm.transaction((tx) => inHandle(tx as Orm, t, fn)), scopeChecks);
     },
     close: () => client.end({ timeout: 5 }),
     // postgres.js keeps one extra connection for LISTEN, re-listening after a reconnect.

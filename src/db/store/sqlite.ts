@@ -4,7 +4,7 @@ import * as sqliteTables from '../schema/index.js';
 import { LocalChannels } from './local-channels.js';
 import { type ProxyMethod, SqliteExecutor } from './sqlite-executor.js';
 import { assertOutsideTransaction, TransactionEndedError, withinTransaction } from './transaction-scope.js';
-import type { OpenStore, Orm, Store, Tables } from './types.js';
+import type { OpenStore, Orm, Store, StoreOptions, Tables } from './types.js';
 
 /**
  * The SQLite store: better-sqlite3 (synchronous, one connection) behind drizzle's async sqlite-proxy
@@ -17,7 +17,8 @@ import type { OpenStore, Orm, Store, Tables } from './types.js';
  * runs at once, on its own (autocommit). IMMEDIATE also keeps other processes on the same file out,
  * as before (their busy timeout applies).
  */
-export function openSqliteStore(path: string): OpenStore {
+export function openSqliteStore(path: string, options: StoreOptions = {}): OpenStore {
+  const scopeChecks = options.scopeChecks ?? true;
   const executor = new SqliteExecutor(openSqliteFile(path));
   const gate = new TransactionGate();
   const channels = new LocalChannels();
@@ -28,17 +29,17 @@ export function openSqliteStore(path: string): OpenStore {
     inTransaction: false,
     orm: asOrm(
       drizzle(async (sql, params, method) => {
-        assertOutsideTransaction(root);
+        if (scopeChecks) assertOutsideTransaction(root);
         while (gate.busy) await gate.idle();
         return executor.execute(sql, params, method as ProxyMethod);
       }),
     ),
     async transaction(fn) {
-      assertOutsideTransaction(root);
+      if (scopeChecks) assertOutsideTransaction(root);
       while (gate.busy) await gate.idle();
       const release = gate.close();
       try {
-        return await withinTransaction(root, () => runTransaction(executor, t, fn));
+        return await withinTransaction(root, () => runTransaction(executor, t, fn), scopeChecks);
       } finally {
         release();
       }

@@ -30,8 +30,16 @@ export class TransactionEndedError extends Error {
   }
 }
 
-/** Runs `fn` marked as inside a transaction of `owner` until it settles. */
-export async function withinTransaction<T>(owner: object, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` marked as inside a transaction of `owner` until it settles; with `track` false, just runs
+ * it. The marking is an AsyncLocalStorage, and on Node 20 the first `run()` turns on promise hooks for
+ * the whole process: every promise then costs an init and a resolve hook. Measured with
+ * bench/compare.ts, that was about a fifth of the server's CPU per tools/list, proxied tool call and
+ * refresh grant. So production stores leave it off (main.ts); tests and development keep it on, and
+ * every data path runs in the tests on both engines with the check.
+ */
+export async function withinTransaction<T>(owner: object, fn: () => Promise<T>, track = true): Promise<T> {
+  if (!track) return fn();
   const scope: Scope = { owner, open: true };
   try {
     return await scopes.run(scope, fn);

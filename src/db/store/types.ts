@@ -32,6 +32,15 @@ export interface Store {
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
 }
 
+/** What every store takes, whichever the engine. */
+export interface StoreOptions {
+  /**
+   * Refuse the root handle inside its own transaction with TransactionMisuseError (default true).
+   * Costs promise hooks on every promise of the process (transaction-scope.ts): production turns it off.
+   */
+  scopeChecks?: boolean;
+}
+
 /** Receives the payload of each notification sent on a channel. */
 export type NotificationHandler = (payload: string) => void;
 

@@ -1,0 +1,180 @@
+/**
+ * `npx tsx bench/compare.ts <before-dir> [<after-dir>]`: the same hot-path figures for two built
+ * gateways, measured in one run, turn about, on one sandbox: each gateway's server CPU per request for
+ * tools/list (as the v1 client sends it, with and without compression), for a proxied GET
+ * (get_keyword_search through /mcp, one connection) and for a refresh grant, with the latency of the
+ * proxied GET over the same GET made directly. `<before-dir>` is a checkout of an earlier commit with
+ * `npm run build` done in it (a git worktree does); `<after-dir>` defaults to this checkout.
+ *
+ * The machine is shared and its speed drifts by tens of percent over minutes, so figures of two builds
+ * measured minutes apart cannot be compared; here every round measures both, alternating which goes
+ * first, and the table gives medians over rounds and the after ÷ before ratio of each round's pair.
+ * COMPARE_ROUNDS (default 5) and COMPARE_SECONDS (default 3) set the effort.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type CapturedRequests, captureRequests, identityOnly } from './capture.js';
+import { TOKEN_CONNECTIONS, tokenRound } from './figures/token.js';
+import { cpuPerRequest } from './lib/cpu.js';
+import { latency } from './lib/latency.js';
+import { load } from './lib/load.js';
+import { ROOT } from './lib/proc.js';
+import { median, round } from './lib/stats.js';
+import { table } from './report.js';
+import { type Gateway, type Sandbox, startGateway, startSandbox } from './servers.js';
+import { type BenchData, setupDatabase } from './setup.js';
+
+const rounds = Number(process.env.COMPARE_ROUNDS ?? 5);
+const seconds = Number(process.env.COMPARE_SECONDS ?? 3);
+const log = (message: string) => process.stderr.write(`[compare] ${message}\n`);
+
+interface Side {
+  name: string;
+  gateway: Gateway;
+  data: BenchData;
+  samples: Map<string, number[]>;
+}
+
+async function makeSearch(gatewayUrl: string, accessToken: string): Promise<number> {
+  const res = await fetch(`${gatewayUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${accessToken}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'submit_keyword_search', arguments: { query: 'heat pumps', platforms: ['twitter'] } },
+    }),
+  });
+  const id = /"search_id":\s*(\d+)/.exec(await res.text())?.[1];
+  if (!id) throw new Error(`could not create the bench search on ${gatewayUrl}`);
+  return Number(id);
+}
+
+async function measure(side: Side, sandbox: Sandbox, upstreamToken: string, requests: CapturedRequests) {
+  const pid = side.gateway.proc.pid;
+  const mcpUrl = `${side.gateway.url}/mcp`;
+  const add = (name: string, value: number) => {
+    const list = side.samples.get(name) ?? [];
+    list.push(value);
+    side.samples.set(name, list);
+  };
+  const common = { connections: 16, duration: seconds, url: mcpUrl, method: 'POST' as const };
+  const compressed = await cpuPerRequest(pid, () => load({ ...common, ...requests.legacy }));
+  add('tools/list, client accepts gzip: CPU µs/request', compressed.cpuUsPerRequest);
+  const identity = await cpuPerRequest(pid, () => load({ ...common, ...identityOnly(requests.legacy) }));
+  add('tools/list, identity: CPU µs/request', identity.cpuUsPerRequest);
+
+  const searchId = Number(/"search_id":\s*(\d+)/.exec(requests.toolsCall.body)?.[1] ?? Number.NaN);
+  const direct = await latency({
+    url: `${sandbox.searchUrl}/api/iq/keyword_search/${searchId}`,
+    connections: 1,
+    seconds,
+    headers: { 'X-SERVICE-TOKEN': upstreamToken, 'X-SERVICE-USER-ID': 'bench-user-0' },
+  });
+  const proxied = await cpuPerRequest(pid, () =>
+    latency({ url: mcpUrl, method: 'POST', connections: 1, seconds, ...requests.toolsCall }),
+  );
+  add('proxied GET: CPU µs/request', proxied.cpuUsPerRequest);
+  add('proxied GET: p50 over direct, ms', proxied.p50 - direct.p50);
+  add('proxied GET: p99 over direct, ms', proxied.p99 - direct.p99);
+
+  const token = await tokenRound(side.gateway.url, side.data.clientId, side.data.refreshPool, seconds, pid);
+  add('refresh grant: CPU µs/request', token.cpuUs);
+  add('refresh grants /s (16 chains)', token.rps);
+}
+
+async function main() {
+  const beforeDir = process.argv[2];
+  if (!beforeDir) throw new Error('usage: tsx bench/compare.ts <before-dir> [<after-dir>]');
+  const dirs = { before: resolve(beforeDir), after: resolve(process.argv[3] ?? ROOT) };
+  const work = mkdtempSync(join(tmpdir(), 'sim-compare-'));
+  try {
+    const sandbox = await startSandbox();
+    const res = await fetch(`${sandbox.searchUrl}/__sandbox/credentials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ credits: 1_000_000, producer: true }),
+    });
+    const upstreamToken = ((await res.json()) as { token: string }).token;
+    const pool = TOKEN_CONNECTIONS * (rounds + 1) + 4;
+    // One database, set up once and copied: both gateways hold the same grants and refresh chains.
+    const firstDb = join(work, 'after.db');
+    const data = await setupDatabase(firstDb, [upstreamToken], pool);
+    const grant = data.grants[0];
+    if (!grant) throw new Error('no grant');
+    const sides: Side[] = [];
+    for (const [name, dir] of Object.entries(dirs)) {
+      const databasePath = join(work, `${name}.db`);
+      if (databasePath !== firstDb) copyFileSync(firstDb, databasePath);
+      const gateway = await startGateway({
+        databasePath,
+        sandbox,
+        logDir: work,
+        entry: join(dir, 'dist', 'src', 'main.js'),
+      });
+      sides.push({
+        name,
+        gateway,
+        data: { ...data, refreshPool: [...data.refreshPool] },
+        samples: new Map(),
+      });
+    }
+    const after = sides[1] as Side;
+    const searchId = await makeSearch(after.gateway.url, grant.accessToken);
+    const captured = await captureRequests(`${after.gateway.url}/mcp`, grant.accessToken, searchId);
+    log(`tools/list headers as sent: ${JSON.stringify(captured.legacy.headers)}`);
+    const before = sides[0] as Side;
+
+    for (let r = 0; r <= rounds; r++) {
+      log(`round ${r}${r === 0 ? ' (warm-up, not counted)' : ''}`);
+      const order = r % 2 ? [after, before] : [before, after];
+      for (const side of order) {
+        const probe: Side = r === 0 ? { ...side, samples: new Map() } : side;
+        await measure(probe, sandbox, upstreamToken, captured);
+      }
+    }
+    for (const side of sides) await side.gateway.proc.stop();
+    await sandbox.proc.stop();
+
+    const rows = [...before.samples.keys()].map((figure) => {
+      const b = before.samples.get(figure) ?? [];
+      const a = after.samples.get(figure) ?? [];
+      const ratios = a.map((x, i) => x / (b[i] ?? Number.NaN));
+      return {
+        figure,
+        before: String(round(median(b), 2)),
+        after: String(round(median(a), 2)),
+        ratio: `${round(median(ratios), 2)} (${round(Math.min(...ratios), 2)}–${round(Math.max(...ratios), 2)})`,
+      };
+    });
+    const shown = rows.map((r) => ({
+      figure: r.figure,
+      before: r.before,
+      value: r.after,
+      target: `after ÷ before: ${r.ratio}`,
+      met: null,
+    }));
+    process.stdout.write(
+      `\n${table(shown)}\n` +
+        `\nbefore: ${dirs.before}\nafter:  ${dirs.after}\n${rounds} rounds of ${seconds} s\n`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(
+      `[compare] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);
