@@ -15,6 +15,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type CapturedRequests, captureRequests, identityOnly } from './capture.js';
+import { type FloorSample, floorRound } from './figures/proxy.js';
 import { TOKEN_CONNECTIONS, tokenRound } from './figures/token.js';
 import { cpuPerRequest } from './lib/cpu.js';
 import { latency } from './lib/latency.js';
@@ -22,7 +23,7 @@ import { load } from './lib/load.js';
 import { ROOT } from './lib/proc.js';
 import { median, round } from './lib/stats.js';
 import { table } from './report.js';
-import { type Gateway, type Sandbox, startGateway, startSandbox } from './servers.js';
+import { type Gateway, type Sandbox, startBaseline, startGateway, startSandbox } from './servers.js';
 import { type BenchData, setupDatabase } from './setup.js';
 
 const rounds = Number(process.env.COMPARE_ROUNDS ?? 5);
@@ -130,9 +131,23 @@ async function main() {
     const captured = await captureRequests(`${after.gateway.url}/mcp`, grant.accessToken, searchId);
     log(`tools/list headers as sent: ${JSON.stringify(captured.legacy.headers)}`);
     const before = sides[0] as Side;
+    // The reference: a bare route, and the floor (the same upstream GET passed through with undici).
+    const upstreamGet = {
+      url: `${sandbox.searchUrl}/api/iq/keyword_search/${searchId}`,
+      headers: { 'X-SERVICE-TOKEN': upstreamToken, 'X-SERVICE-USER-ID': 'bench-user-0' },
+    };
+    const baseline = await startBaseline(undefined, upstreamGet);
+    const floors: FloorSample[] = [];
 
     for (let r = 0; r <= rounds; r++) {
       log(`round ${r}${r === 0 ? ' (warm-up, not counted)' : ''}`);
+      const floor = await floorRound(
+        { url: baseline.url, pid: baseline.proc.pid },
+        upstreamGet,
+        captured.toolsCall,
+        seconds,
+      );
+      if (r > 0) floors.push(floor);
       const order = r % 2 ? [after, before] : [before, after];
       for (const side of order) {
         const probe: Side = r === 0 ? { ...side, samples: new Map() } : side;
@@ -140,7 +155,21 @@ async function main() {
       }
     }
     for (const side of sides) await side.gateway.proc.stop();
+    await baseline.proc.stop();
     await sandbox.proc.stop();
+    // Ratios within a round: each side's proxied GET over that round's bare route and floor.
+    for (const side of sides) {
+      const cpu = side.samples.get('proxied GET: CPU µs/request') ?? [];
+      const each = (f: (s: FloorSample) => number) => cpu.map((x, i) => x / f(floors[i] as FloorSample));
+      side.samples.set(
+        'proxied GET ÷ bare route (16 connections), CPU',
+        each((s) => s.bareUs.c16),
+      );
+      side.samples.set(
+        'proxied GET ÷ floor (undici GET passed through), CPU',
+        each((s) => s.floor.cpuUs),
+      );
+    }
 
     const rows = [...before.samples.keys()].map((figure) => {
       const b = before.samples.get(figure) ?? [];
@@ -160,8 +189,23 @@ async function main() {
       target: `after ÷ before: ${r.ratio}`,
       met: null,
     }));
+    const reference = [
+      ['bare route, 16 connections: CPU µs/request', floors.map((f) => f.bareUs.c16)],
+      ['bare route, 1 connection: CPU µs/request', floors.map((f) => f.bareUs.c1)],
+      ['floor, 1 connection: CPU µs/request', floors.map((f) => f.floor.cpuUs)],
+      ['floor ÷ bare route (16 connections)', floors.map((f) => f.floor.cpuUs / f.bareUs.c16)],
+      ['floor ÷ bare route (1 connection)', floors.map((f) => f.floor.cpuUs / f.bareUs.c1)],
+      ['floor p50 over direct, ms', floors.map((f) => f.floor.p50 - f.direct.p50)],
+      ['floor p99 over direct, ms', floors.map((f) => f.floor.p99 - f.direct.p99)],
+    ] as const;
+    const referenceRows = reference.map(([figure, values]) => ({
+      figure,
+      value: `${round(median([...values]), 2)} (${round(Math.min(...values), 2)}–${round(Math.max(...values), 2)})`,
+      target: '(reference)',
+      met: null,
+    }));
     process.stdout.write(
-      `\n${table(shown)}\n` +
+      `\n${table(shown)}\n\n${table(referenceRows)}\n` +
         `\nbefore: ${dirs.before}\nafter:  ${dirs.after}\n${rounds} rounds of ${seconds} s\n`,
     );
   } finally {

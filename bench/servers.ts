@@ -86,16 +86,18 @@ export async function startGateway(options: {
 
 /**
  * bench/baseline-server.ts: a bare Hono route on the same listen() settings; with `ceiling`, also a
- * route answering those bytes (POST /ceiling).
+ * route answering those bytes (POST /ceiling); with `floor`, a route passing one upstream GET through
+ * (POST /floor).
  */
-export async function startBaseline(ceiling?: {
-  bodyFile: string;
-  contentType: string;
-}): Promise<{ proc: Proc; url: string }> {
+export async function startBaseline(
+  ceiling?: { bodyFile: string; contentType: string },
+  floor?: { url: string; headers: Record<string, string> },
+): Promise<{ proc: Proc; url: string }> {
   const port = await freePort();
   const proc = start('node', ['--import', 'tsx', 'bench/baseline-server.ts'], {
     PORT: String(port),
     ...(ceiling ? { CEILING_BODY_FILE: ceiling.bodyFile, CEILING_CONTENT_TYPE: ceiling.contentType } : {}),
+    ...(floor ? { FLOOR_URL: floor.url, FLOOR_HEADERS: JSON.stringify(floor.headers) } : {}),
   });
   await proc.waitForLine(/^LISTENING /);
   return { proc, url: `http://127.0.0.1:${port}` };

@@ -6,6 +6,7 @@
 import type { CapturedRequest } from '../capture.js';
 import { cpuPerRequest } from '../lib/cpu.js';
 import { latency } from '../lib/latency.js';
+import { load } from '../lib/load.js';
 
 export interface ProxySample {
   connections: number;
@@ -34,4 +35,39 @@ export async function proxyRound(
   );
   const pick = (r: { p50: number; p99: number; rps: number }) => ({ p50: r.p50, p99: r.p99, rps: r.rps });
   return { connections, direct: pick(direct), viaMcp: pick(viaMcp), cpuUs: viaMcp.cpuUsPerRequest };
+}
+
+export interface FloorSample {
+  /** Server CPU per request, µs, of the baseline process: the bare route at 16 and at 1 connection. */
+  bareUs: { c16: number; c1: number };
+  /** The floor route (one upstream GET passed through with undici) at 1 connection: CPU µs, latency. */
+  floor: { cpuUs: number; p50: number; p99: number };
+  /** The same upstream GET made directly, 1 connection, ms. */
+  direct: { p50: number; p99: number };
+}
+
+/**
+ * The reference figures for a proxied call: bench/baseline-server.ts's bare route (as the tools/list
+ * figure loads it, 16 connections, and at 1 connection) and its floor route, the same upstream GET a
+ * proxied get_keyword_search makes, through undici, its body answered untouched.
+ */
+export async function floorRound(
+  baseline: { url: string; pid: number },
+  direct: { url: string; headers: Record<string, string> },
+  toolsCall: CapturedRequest,
+  seconds: number,
+): Promise<FloorSample> {
+  const straight = await latency({ ...direct, connections: 1, seconds });
+  const c16 = await cpuPerRequest(baseline.pid, () =>
+    load({ url: baseline.url, connections: 16, duration: seconds }),
+  );
+  const c1 = await cpuPerRequest(baseline.pid, () => latency({ url: baseline.url, connections: 1, seconds }));
+  const floor = await cpuPerRequest(baseline.pid, () =>
+    latency({ url: `${baseline.url}/floor`, method: 'POST', connections: 1, seconds, ...toolsCall }),
+  );
+  return {
+    bareUs: { c16: c16.cpuUsPerRequest, c1: c1.cpuUsPerRequest },
+    floor: { cpuUs: floor.cpuUsPerRequest, p50: floor.p50, p99: floor.p99 },
+    direct: { p50: straight.p50, p99: straight.p99 },
+  };
 }
