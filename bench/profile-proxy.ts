@@ -2,13 +2,16 @@
  * `npx tsx bench/profile-proxy.ts`: the gateway under `node --cpu-prof` while a proxied GET
  * (get_keyword_search via /mcp) runs at 1 connection for PROFILE_SECONDS (default 10); prints the
  * functions with the most self time, grouped by package or source file. For finding per-request work,
- * not for figures (the profiler slows everything down).
+ * not for figures (the profiler slows everything down). PROFILE_TARGET=tools-list profiles the 2025-06-18
+ * client's tools/list as captured on the wire (gzip accepted) at 16 connections instead;
+ * PROFILE_TARGET=tools-list-identity the same without accept-encoding.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { captureRequests } from './capture.js';
+import { captureRequests, identityOnly } from './capture.js';
 import { latency } from './lib/latency.js';
+import { load } from './lib/load.js';
 import { startGateway, startSandbox } from './servers.js';
 import { setupDatabase } from './setup.js';
 
@@ -67,14 +70,19 @@ async function main() {
     const searchId = Number(/"search_id":\s*(\d+)/.exec(await call.text())?.[1]);
     const requests = await captureRequests(`${gateway.url}/mcp`, grant.accessToken, searchId);
     const seconds = Number(process.env.PROFILE_SECONDS ?? 10);
-    const r = await latency({
-      url: `${gateway.url}/mcp`,
-      method: 'POST',
-      connections: 1,
-      seconds,
-      ...requests.toolsCall,
-    });
-    process.stdout.write(`${r.requests} proxied GETs, p50 ${r.p50.toFixed(2)} ms (profiled)\n`);
+    const target = process.env.PROFILE_TARGET ?? 'proxy';
+    const url = `${gateway.url}/mcp`;
+    const r =
+      target === 'proxy'
+        ? await latency({ url, method: 'POST', connections: 1, seconds, ...requests.toolsCall })
+        : await load({
+            url,
+            method: 'POST',
+            connections: 16,
+            duration: seconds,
+            ...(target === 'tools-list-identity' ? identityOnly(requests.legacy) : requests.legacy),
+          });
+    process.stdout.write(`${r.requests} requests (${target}), p50 ${r.p50.toFixed(2)} ms (profiled)\n`);
     await gateway.proc.stop(10_000);
     await sandbox.proc.stop();
     const file = readdirSync(work).find((f) => f.endsWith('.cpuprofile'));

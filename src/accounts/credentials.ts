@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { changed, first, type Store } from '../db/store/index.js';
+import { changed, first, type Store, workspaceSubject } from '../db/store/index.js';
 import { SecretBox } from '../security/secrets.js';
 import { recordAccountEvent } from './audit.js';
 
@@ -107,6 +107,7 @@ export async function saveUpstreamCredential(
       .where(
         and(eq(workspaceMembers.workspaceId, input.workspaceId), eq(workspaceMembers.userId, input.linkedBy)),
       );
+    await tx.invalidate(workspaceSubject(input.workspaceId));
     await recordAccountEvent(
       tx,
       { kind: 'credential_linked', userId: input.linkedBy, workspaceId: input.workspaceId },
@@ -128,6 +129,7 @@ export function removeUpstreamCredential(
         tx.orm.delete(c).where(eq(c.workspaceId, workspaceId)).returning({ workspaceId: c.workspaceId }),
       )) > 0;
     if (removed) await recordAccountEvent(tx, { kind: 'credential_removed', userId: removedBy, workspaceId });
+    await tx.invalidate(workspaceSubject(workspaceId));
     return removed;
   });
 }
@@ -175,8 +177,12 @@ export async function reencryptCredentials(
         )
         .returning({ workspaceId: upstreamCredentials.workspaceId }),
     );
-    if (resealed) result.reencrypted++;
-    else result.alreadyCurrent++;
+    if (!resealed) {
+      result.alreadyCurrent++;
+      continue;
+    }
+    result.reencrypted++;
+    await db.invalidate(workspaceSubject(row.workspaceId));
   }
   return result;
 }

@@ -1,6 +1,14 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit/record.js';
-import { atomically, changed, first, forUpdate, type Store, type Tables } from '../db/store/index.js';
+import {
+  atomically,
+  changed,
+  first,
+  forUpdate,
+  grantSubject,
+  type Store,
+  type Tables,
+} from '../db/store/index.js';
 import { hashToken, newId, newToken } from '../security/tokens.js';
 import { formatScopes, parseScopes, type Scope } from './scopes.js';
 
@@ -172,6 +180,8 @@ export function issueGrantForCode(
     if (union !== grant.scopes) {
       await tx.orm.update(oauthGrants).set({ scopes: union }).where(eq(oauthGrants.id, grant.id));
     }
+    // Renewed: the live grant's resource and scopes may have changed under its tokens.
+    if (grant.id !== candidateId) await tx.invalidate(grantSubject(grant.id));
     const familyId = newId();
     await tx.orm
       .update(oauthCodes)
@@ -216,6 +226,7 @@ export function revokeGrant(db: Store, grantId: string, reason: string, now = Da
     if (revoked) {
       await recordAudit(tx, { kind: 'grant_revoked', ...revoked, detail: { reason } }, now);
     }
+    await tx.invalidate(grantSubject(grantId));
   });
 }
 
@@ -257,6 +268,7 @@ export function revokeFamily(
         .where(and(eq(oauthTokens.familyId, target.familyId), isNull(oauthTokens.revokedAt)))
         .returning({ tokenHash: oauthTokens.tokenHash }),
     );
+    await tx.invalidate(grantSubject(target.grantId));
     const otherLive = await first(
       tx.orm
         .select({ tokenHash: oauthTokens.tokenHash })

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { first } from '../db/store/index.js';
+import { first, grantSubject } from '../db/store/index.js';
 import type { AppEnv } from '../http/env.js';
 import { hashToken } from '../security/tokens.js';
 import { authenticateClient } from './client-auth.js';
@@ -39,11 +39,13 @@ export function revokeRoutes(deps: OAuthDeps) {
       );
       if (row && row.clientId === client.clientId) {
         if (row.token.kind === 'refresh') await revokeFamily(deps.db, row.token, 'revoked_by_client');
-        else
+        else {
           await deps.db.orm
             .update(oauthTokens)
             .set({ revokedAt: Date.now() })
             .where(and(eq(oauthTokens.tokenHash, row.token.tokenHash), isNull(oauthTokens.revokedAt)));
+          await deps.db.invalidate(grantSubject(row.token.grantId));
+        }
       }
       return c.body(null, 200, { 'Cache-Control': 'no-store' });
     } catch (error) {

@@ -2,7 +2,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import { defaultUpstreamUserId, UPSTREAM_USER_ID_MAX_LENGTH } from '../accounts/credentials.js';
 import type { WorkspaceRole } from '../accounts/workspaces.js';
 import { recordAudit } from '../audit/record.js';
-import { first, type Store } from '../db/store/index.js';
+import { first, memberSubject, type Store } from '../db/store/index.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import { recordTeamEvent } from './events.js';
 import { deny, inTransaction, type Outcome } from './outcome.js';
@@ -169,6 +169,7 @@ export async function setMemberPolicy(
         canChangeWebhook: storedSwitch,
       })
       .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, targetId)));
+    await tx.invalidate(memberSubject(workspaceId, targetId));
     await recordTeamEvent(tx, {
       kind: 'member_policy_changed',
       workspaceId,

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { first, type Store } from '../db/store/index.js';
+import { first, type Store, workspaceSubject } from '../db/store/index.js';
 import { recordTeamEvent } from './events.js';
 import { deny, inTransaction, type Outcome } from './outcome.js';
 import { actorIn } from './teams.js';
@@ -42,6 +42,7 @@ export function setTeamSettings(
       .update(workspaces)
       .set({ membersReadTeamWork: settings.membersReadTeamWork, updatedAt: Date.now() })
       .where(eq(workspaces.id, workspaceId));
+    await tx.invalidate(workspaceSubject(workspaceId));
     await recordTeamEvent(tx, {
       kind: 'team_settings_changed',
       workspaceId,

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import { defaultUpstreamUserId } from '../accounts/credentials.js';
 import { getMembership, type WorkspaceRole } from '../accounts/workspaces.js';
-import { first, type Store } from '../db/store/index.js';
+import { first, memberSubject, type Store, workspaceSubject } from '../db/store/index.js';
 import { revokeGrant } from '../oauth/grants.js';
 import { parseScopes, type Scope } from '../oauth/scopes.js';
 import { newId } from '../security/tokens.js';
@@ -134,6 +134,7 @@ export function deleteTeam(
       deny(400, `Type the team's name, ${team.name}, exactly to confirm.`, 'confirm');
     }
     await tx.orm.delete(workspaces).where(eq(workspaces.id, workspaceId));
+    await tx.invalidate(workspaceSubject(workspaceId));
     await recordTeamEvent(tx, { kind: 'team_deleted', workspaceId, actorId, detail: { name: team.name } });
     return undefined;
   });
@@ -252,6 +253,7 @@ export async function changeRole(
       .update(workspaceMembers)
       .set({ role: newRole })
       .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, targetId)));
+    await tx.invalidate(memberSubject(workspaceId, targetId));
     await recordTeamEvent(tx, {
       kind: 'member_role_changed',
       workspaceId,
@@ -273,6 +275,7 @@ async function endMembership(
   await tx.orm
     .delete(workspaceMembers)
     .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
+  await tx.invalidate(memberSubject(workspaceId, userId));
   await tx.orm
     .delete(consents)
     .where(and(eq(consents.workspaceId, workspaceId), eq(consents.userId, userId)));

@@ -1,3 +1,13 @@
+export {
+  EVERYTHING,
+  grantSubject,
+  type InvalidationHandler,
+  type InvalidationWatch,
+  memberSubject,
+  parseSubject,
+  type Subject,
+  workspaceSubject,
+} from './invalidation.js';
 export { isPostgresUrl, openMigratedStore, type StoreLocation } from './open.js';
 export { openPostgresStore } from './postgres.js';
 export {

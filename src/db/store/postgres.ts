@@ -1,6 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as pgTables from '../postgres/schema/index.js';
+import { INVALIDATION_CHANNEL, LocalWatchers, PendingInvalidations } from './invalidation.js';
+import { InvalidationListener } from './postgres-invalidations.js';
 import { assertOutsideTransaction, TransactionEndedError, withinTransaction } from './transaction-scope.js';
 import type { OpenStore, Orm, Store, StoreOptions, Tables } from './types.js';
 
@@ -60,6 +63,8 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     });
   const guarded = guard(client, true);
   const orm = drizzle({ client: guarded });
+  const watchers = new LocalWatchers();
+  let listener: InvalidationListener | null = null;
   const root: OpenStore = {
     engine: 'postgres',
     t,
@@ -67,9 +72,35 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     orm: orm as unknown as Orm,
     async transaction(fn) {
       if (scopeChecks) assertOutsideTransaction(root);
-      return withinTransaction(root, () => orm.transaction((tx) => inHandle(tx as Orm, t, fn)), scopeChecks);
+      const pending = new PendingInvalidations();
+      const value = await withinTransaction(
+        root,
+        () => orm.transaction((tx) => inHandle(tx as Orm, t, watchers, pending, fn)),
+        scopeChecks,
+      );
+      pending.deliverTo(watchers);
+      return value;
     },
-    close: () => client.end({ timeout: 5 }),
+    async invalidate(subject) {
+      watchers.deliver(subject);
+      await client`select pg_notify(${INVALIDATION_CHANNEL}, ${watchers.payload(subject)})`;
+    },
+    watchInvalidations(handler) {
+      const remove = watchers.add(handler);
+      listener ??= new InvalidationListener(url, watchers);
+      void listener.start();
+      const own = listener;
+      return {
+        check: () => own.live,
+        async stop() {
+          remove();
+        },
+      };
+    },
+    async close() {
+      await listener?.stop();
+      await client.end({ timeout: 5 });
+    },
     // postgres.js keeps one extra connection for LISTEN, re-listening after a reconnect.
     async listen(channel, handler) {
       const { unlisten } = await client.listen(channel, handler);
@@ -86,7 +117,13 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
  * Runs `fn` with a handle on the transaction `tx`. postgres.js would run a leaked handle's queries on
  * a pooled connection, outside any transaction: once `fn` has settled, the handle refuses to be used.
  */
-async function inHandle<T>(tx: Orm, t: Tables, fn: (store: Store) => Promise<T>): Promise<T> {
+async function inHandle<T>(
+  tx: Orm,
+  t: Tables,
+  watchers: LocalWatchers,
+  pending: PendingInvalidations,
+  fn: (store: Store) => Promise<T>,
+): Promise<T> {
   let open = true;
   const nestable = tx as unknown as { transaction<R>(f: (inner: Orm) => Promise<R>): Promise<R> };
   const store: Store = {
@@ -100,7 +137,13 @@ async function inHandle<T>(tx: Orm, t: Tables, fn: (store: Store) => Promise<T>)
     async transaction(inner) {
       if (!open) throw new TransactionEndedError();
       // drizzle's pg transaction nests as a savepoint.
-      return nestable.transaction((nested) => inHandle(nested, t, inner));
+      return nestable.transaction((nested) => inHandle(nested, t, watchers, pending, inner));
+    },
+    async invalidate(subject) {
+      if (!open) throw new TransactionEndedError();
+      pending.add(subject);
+      // NOTIFY inside a transaction is delivered when it commits, and not at all if it rolls back.
+      await tx.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${watchers.payload(subject)})`);
     },
   };
   try {

@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/sqlite-proxy';
 import { openSqliteFile } from '../client.js';
 import * as sqliteTables from '../schema/index.js';
+import { EVERYTHING, type InvalidationWatch, LocalWatchers, PendingInvalidations } from './invalidation.js';
 import { LocalChannels } from './local-channels.js';
 import { type ProxyMethod, SqliteExecutor } from './sqlite-executor.js';
 import { assertOutsideTransaction, TransactionEndedError, withinTransaction } from './transaction-scope.js';
@@ -22,6 +23,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): OpenS
   const executor = new SqliteExecutor(openSqliteFile(path));
   const gate = new TransactionGate();
   const channels = new LocalChannels();
+  const watchers = new LocalWatchers();
   const t = sqliteTables as unknown as Tables;
   const root: OpenStore = {
     engine: 'sqlite',
@@ -39,11 +41,24 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): OpenS
       while (gate.busy) await gate.idle();
       const release = gate.close();
       try {
-        return await withinTransaction(root, () => runTransaction(executor, t, fn), scopeChecks);
+        const pending = new PendingInvalidations();
+        const value = await withinTransaction(
+          root,
+          () => runTransaction(executor, t, pending, fn),
+          scopeChecks,
+        );
+        pending.deliverTo(watchers);
+        return value;
       } finally {
         release();
       }
     },
+    // Autocommit: what the caller wrote before is committed. Another process on the file sees the
+    // commit through data_version, so nothing is sent.
+    async invalidate(subject) {
+      watchers.deliver(subject);
+    },
+    watchInvalidations: (handler) => watchFile(executor, watchers, handler),
     async close() {
       while (gate.busy) await gate.idle();
       if (executor.connection.open) executor.connection.close();
@@ -59,9 +74,43 @@ function asOrm(db: unknown): Orm {
   return db as Orm;
 }
 
-async function runTransaction<T>(executor: SqliteExecutor, t: Tables, fn: (tx: Store) => Promise<T>) {
+/**
+ * PRAGMA data_version changes only when another connection commits to the file (the admin CLI, a
+ * second process): this one's own writes announce themselves. Read on every check, through one
+ * prepared statement.
+ */
+function watchFile(
+  executor: SqliteExecutor,
+  watchers: LocalWatchers,
+  handler: (subject: string) => void,
+): InvalidationWatch {
+  const stop = watchers.add(handler);
+  const version = executor.connection.prepare('PRAGMA data_version').pluck();
+  let seen = version.get();
+  return {
+    check() {
+      if (!executor.connection.open) return false;
+      const now = version.get();
+      if (now !== seen) {
+        seen = now;
+        handler(EVERYTHING);
+      }
+      return true;
+    },
+    async stop() {
+      stop();
+    },
+  };
+}
+
+async function runTransaction<T>(
+  executor: SqliteExecutor,
+  t: Tables,
+  pending: PendingInvalidations,
+  fn: (tx: Store) => Promise<T>,
+) {
   executor.control('BEGIN IMMEDIATE');
-  const handle = transactionHandle(executor, t);
+  const handle = transactionHandle(executor, t, pending);
   try {
     const value = await fn(handle.store);
     executor.control('COMMIT');
@@ -78,7 +127,12 @@ async function runTransaction<T>(executor: SqliteExecutor, t: Tables, fn: (tx: S
  * The handle a transaction callback gets. Its statements skip the gate (the transaction holds it);
  * once the transaction has ended, using it throws instead of writing outside any transaction.
  */
-function transactionHandle(executor: SqliteExecutor, t: Tables, depth = 0): { store: Store; end(): void } {
+function transactionHandle(
+  executor: SqliteExecutor,
+  t: Tables,
+  pending: PendingInvalidations,
+  depth = 0,
+): { store: Store; end(): void } {
   let open = true;
   const orm = asOrm(
     drizzle(async (sql, params, method) => {
@@ -99,7 +153,7 @@ function transactionHandle(executor: SqliteExecutor, t: Tables, depth = 0): { st
       if (!open) throw new TransactionEndedError();
       const savepoint = `sp${depth + 1}`;
       executor.control(`SAVEPOINT ${savepoint}`);
-      const nested = transactionHandle(executor, t, depth + 1);
+      const nested = transactionHandle(executor, t, pending, depth + 1);
       try {
         const value = await fn(nested.store);
         executor.control(`RELEASE ${savepoint}`);
@@ -111,6 +165,10 @@ function transactionHandle(executor: SqliteExecutor, t: Tables, depth = 0): { st
       } finally {
         nested.end();
       }
+    },
+    async invalidate(subject) {
+      if (!open) throw new TransactionEndedError();
+      pending.add(subject);
     },
   };
   return {

@@ -1,5 +1,6 @@
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type * as pgTables from '../postgres/schema/index.js';
+import type { InvalidationHandler, InvalidationWatch } from './invalidation.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -30,6 +31,16 @@ export interface Store {
    * Called on a transaction's handle, it nests as a savepoint.
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Tells every cache built over this database that what it holds about `subject` (a grant, a workspace,
+   * a membership: invalidation.ts) is stale, once what this handle wrote is committed: this process's
+   * watchers synchronously (on the root handle now, so call it after the write; on a transaction's
+   * handle after the outermost COMMIT, never after a rollback), other instances' through NOTIFY on
+   * PostgreSQL (inside the transaction, so delivered only on commit). Another process on the same
+   * SQLite file sees the commit itself (InvalidationWatch.check). One line after each write that changes
+   * a cached answer (ARCHITECTURE.md, "Caches over the database").
+   */
+  invalidate(subject: string): Promise<void>;
 }
 
 /** What every store takes, whichever the engine. */
@@ -56,4 +67,11 @@ export interface OpenStore extends Store {
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
   /** Sends `payload` (under 8,000 bytes) to every listener of `channel` (PostgreSQL NOTIFY). */
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Calls `handler` with the subject of every invalidate() on this database from now on (this process's
+   * after their commit, at once; other instances' as their notifications arrive; EVERYTHING when a
+   * commit from elsewhere or a lost connection means anything may have changed). Ask the watch's
+   * check() before each cached answer.
+   */
+  watchInvalidations(handler: InvalidationHandler): InvalidationWatch;
 }
