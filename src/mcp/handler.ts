@@ -20,6 +20,7 @@ import { registerToolsWithViews } from './apps/register.js';
 import type { Caller } from './caller.js';
 import { CallDirectory } from './cancellation.js';
 import { type CompiledTool, compileTool, registerTools } from './catalog.js';
+import { DirectCalls, plainToolCall } from './direct-call.js';
 import { InflightCalls } from './inflight.js';
 import { PromptCatalog } from './prompts/serve.js';
 import { ResourceReader } from './resources/read.js';
@@ -52,6 +53,11 @@ export interface McpHandlerOptions extends Partial<ToolOptions> {
    * keeps the plain SDK path, which the wire tests compare against.
    */
   detachWaitingCalls?: boolean;
+  /**
+   * Plain tools/call of tools that do not wait answered without the SDK's per-request server
+   * (default true); false keeps the plain SDK path, which the wire tests compare against.
+   */
+  directToolCalls?: boolean;
   /** SSE keep-alive comment interval (default 15 s, the SDK's own default). */
   sseKeepAliveMs?: number;
 }
@@ -195,16 +201,35 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     keepAliveMs: keepAliveMs,
     onerror: (error) => logger.debug({ err: error }, 'mcp handler reported'),
   });
-  const waiting = new WaitingCalls({
-    exchange: (request, authInfo, parsedBody, tool) => {
-      plans.set(authInfo, [tool]);
-      return handler.fetch(request, { authInfo, parsedBody });
-    },
+  const exchange = (request: Request, authInfo: AuthInfo, parsedBody: unknown, tool: CompiledTool) => {
+    plans.set(authInfo, [tool]);
+    return handler.fetch(request, { authInfo, parsedBody });
+  };
+  const wheel = new TimerWheel();
+  const waiting = new WaitingCalls({ exchange, catalog: catalogDeps, wheel, keepAliveMs, logger });
+  const direct = new DirectCalls({
+    exchange,
     catalog: catalogDeps,
-    wheel: new TimerWheel(),
+    wheel,
     keepAliveMs,
+    serverInfo: SERVER_INFO,
     logger,
   });
+  // The tools a plain tools/call of may take the direct path: those that do not wait, and whose
+  // arguments the SDK does not mirror into headers (SEP-2243 x-mcp-header; none of ours do).
+  const directTools = new Set(
+    options.directToolCalls === false
+      ? []
+      : ALL_TOOLS.filter(
+          (def) =>
+            !def.waits &&
+            !JSON.stringify(
+              compiled.get(def.name)?.config.inputSchema['~standard'].jsonSchema.input({
+                target: 'draft-2020-12',
+              }),
+            ).includes('x-mcp-header'),
+        ).map((def) => def.name),
+  );
 
   return {
     fetch: async (request, opts) => {
@@ -229,8 +254,14 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       // tool result, in the client's protocol revision, without running the tool.
       const refusal = (opts.authInfo.extra as { refusal?: CallToolResult } | undefined)?.refusal;
       const def = target === null ? undefined : toolByName(target);
+      const granted = scope !== undefined && authInfo.scopes.includes(scope);
+      if (tool?.[0] && def && target !== null && (refusal || granted) && directTools.has(target)) {
+        const call = plainToolCall(request, opts.parsedBody, target);
+        if (call)
+          return direct.serve(call, request, authInfo, opts.parsedBody, { def, tool: tool[0], refusal });
+      }
       if (tool?.[0] && refusal) plans.set(authInfo, [{ ...tool[0], handler: async () => refusal }]);
-      else if (tool?.[0] && scope && authInfo.scopes.includes(scope)) {
+      else if (tool?.[0] && granted) {
         if (def?.waits && options.detachWaitingCalls !== false)
           return waiting.serve(request, authInfo, opts.parsedBody, def, tool[0]);
         plans.set(authInfo, tool);

@@ -1,0 +1,332 @@
+import {
+  type AuthInfo,
+  type CallToolResult,
+  classifyInboundRequest,
+  isJsonContentType,
+  SERVER_INFO_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/server';
+import type { Logger } from '../logger.js';
+import type { CallEnv } from './call-env.js';
+import { progressNotification } from './call-env.js';
+import { type CatalogDeps, type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
+import { messageFrame, readFrames, SseOut } from './sse-out.js';
+import type { TimerWheel } from './timer-wheel.js';
+import type { ToolDef } from './tools/types.js';
+import type { Exchange } from './waiting-call.js';
+
+/** The one 2026-07-28-era revision this SDK serves (SUPPORTED_MODERN_PROTOCOL_VERSIONS). */
+const MODERN_REVISION = '2026-07-28';
+
+/** The 2026-07-28 envelope keys a tools/call may carry in `_meta` (beside a progress token). */
+const ENVELOPE_KEYS = new Set([
+  'io.modelcontextprotocol/protocolVersion',
+  'io.modelcontextprotocol/clientInfo',
+  'io.modelcontextprotocol/clientCapabilities',
+]);
+
+/**
+ * The headers of the SDK's 2025-era stateless answer, an event stream
+ * (WebStandardStreamableHTTPServerTransport.handlePostRequest in @modelcontextprotocol/server).
+ */
+const EVENT_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+} as const;
+
+/** A tools/call the direct path answers: which era, the JSON-RPC id, and what the call carries. */
+export interface PlainCall {
+  era: 'modern' | 'legacy';
+  id: string | number;
+  args: unknown;
+  progressToken: string | number | undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const isId = (value: unknown): value is string | number =>
+  typeof value === 'string' || Number.isSafeInteger(value);
+
+/** RFC 9110 §5.6.3 optional whitespace trimmed, as the SDK reads its standard headers. */
+const withoutOws = (value: string | null) => (value === null ? null : value.replace(/^[ \t]+|[ \t]+$/g, ''));
+
+/**
+ * A single tools/call of a known tool that the SDK would serve like any other, with nothing the direct
+ * path does not reproduce: a JSON-RPC request with `name`, `arguments` (an object) and `_meta` (the
+ * 2026-07-28 envelope and a progress token) only, classified by the SDK's own classifier, with the
+ * standard headers its 2026-07-28 entry requires (MCP-Protocol-Version, Mcp-Method, Mcp-Name naming
+ * the tool) or the Accept and MCP-Protocol-Version its 2025-era transport requires. Anything else (a
+ * batch, input responses, an unknown key, a header the SDK would refuse) is null: the SDK answers it.
+ */
+export function plainToolCall(request: Request, body: unknown, name: string): PlainCall | null {
+  if (!isRecord(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !isId(body.id))
+    return null;
+  for (const key in body)
+    if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return null;
+  const params = body.params;
+  if (!isRecord(params) || params.name !== name) return null;
+  for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return null;
+  if (params.arguments !== undefined && !isRecord(params.arguments)) return null;
+  let progressToken: string | number | undefined;
+  let enveloped = false;
+  if (params._meta !== undefined) {
+    const meta = params._meta;
+    if (!isRecord(meta)) return null;
+    for (const key in meta) {
+      if (key === 'progressToken') {
+        if (!isId(meta.progressToken)) return null;
+        progressToken = meta.progressToken;
+      } else if (ENVELOPE_KEYS.has(key)) enveloped = true;
+      else return null;
+    }
+  }
+  const headers = request.headers;
+  if (!isJsonContentType(headers.get('content-type'))) return null;
+  const versionHeader = withoutOws(headers.get('mcp-protocol-version'));
+  const methodHeader = withoutOws(headers.get('mcp-method'));
+  const nameHeader = withoutOws(headers.get('mcp-name'));
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    body,
+    ...(versionHeader === null ? {} : { protocolVersionHeader: versionHeader }),
+    ...(methodHeader === null ? {} : { mcpMethodHeader: methodHeader }),
+    ...(nameHeader === null ? {} : { mcpNameHeader: nameHeader }),
+  });
+  const base = { id: body.id, args: params.arguments, progressToken };
+  if (route.kind === 'modern') {
+    const ok =
+      enveloped &&
+      route.messageKind === 'request' &&
+      route.classification.revision === MODERN_REVISION &&
+      versionHeader === MODERN_REVISION &&
+      methodHeader === 'tools/call' &&
+      nameHeader === name;
+    return ok ? { era: 'modern', ...base } : null;
+  }
+  if (route.kind !== 'legacy' || route.reason !== 'no-claim' || enveloped) return null;
+  const accept = headers.get('accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
+  if (
+    versionHeader !== null &&
+    !SUPPORTED_PROTOCOL_VERSIONS.includes(headers.get('mcp-protocol-version') ?? '')
+  )
+    return null;
+  return { era: 'legacy', ...base };
+}
+
+/**
+ * A content block as the SDK's result schema writes it (its keys in schema order), for the blocks our
+ * tools produce: text, and resource links. Anything else is null: the SDK frames that result.
+ */
+function canonicalBlock(block: unknown): Record<string, unknown> | null {
+  if (!isRecord(block)) return null;
+  if (block.type === 'text') {
+    for (const key in block) if (key !== 'type' && key !== 'text') return null;
+    return typeof block.text === 'string' ? { type: 'text', text: block.text } : null;
+  }
+  if (block.type !== 'resource_link') return null;
+  const out: Record<string, unknown> = {};
+  let fields = 1;
+  for (const key of ['name', 'title', 'uri', 'description', 'mimeType'] as const) {
+    const value = block[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return null;
+    out[key] = value;
+    fields++;
+  }
+  if (typeof out.name !== 'string' || typeof out.uri !== 'string') return null;
+  let present = 0;
+  for (const key in block) if (block[key] !== undefined) present++;
+  if (present !== fields) return null;
+  out.type = 'resource_link';
+  return out;
+}
+
+/**
+ * The JSON-RPC response the SDK sends for `result`, as text: the result's blocks, structured content
+ * and error flag in its schema's order, plus `resultType` and the server's identity on the 2026-07-28
+ * era (its encode step). Null when the result has anything else, for the SDK to frame.
+ */
+export function responseText(
+  call: PlainCall,
+  result: CallToolResult,
+  serverInfo: { name: string; version: string },
+): string | null {
+  for (const key in result)
+    if (key !== 'content' && key !== 'structuredContent' && key !== 'isError') return null;
+  if (!Array.isArray(result.content)) return null;
+  const content: Record<string, unknown>[] = [];
+  for (const block of result.content) {
+    const canonical = canonicalBlock(block);
+    if (!canonical) return null;
+    content.push(canonical);
+  }
+  const framed: Record<string, unknown> = { content };
+  if (result.structuredContent !== undefined) {
+    if (!isRecord(result.structuredContent)) return null;
+    framed.structuredContent = result.structuredContent;
+  }
+  if (result.isError !== undefined) {
+    if (typeof result.isError !== 'boolean') return null;
+    framed.isError = result.isError;
+  }
+  if (call.era === 'modern') {
+    framed.resultType = 'complete';
+    framed._meta = { [SERVER_INFO_META_KEY]: serverInfo };
+  }
+  return JSON.stringify({ result: framed, jsonrpc: '2.0', id: call.id });
+}
+
+export interface DirectCallsDeps {
+  catalog: CatalogDeps;
+  wheel: TimerWheel;
+  /** The SDK's SSE keep-alive interval (handler.ts passes the same value to createMcpHandler). */
+  keepAliveMs: number;
+  /** The SDK's exchange, for a result the direct path does not frame itself. */
+  exchange: Exchange;
+  serverInfo: { name: string; version: string };
+  logger: Logger;
+}
+
+/** What a direct call needs beside its request: the tool, and a refusal the route decided on. */
+export interface DirectTarget {
+  def: ToolDef;
+  tool: CompiledTool;
+  /** The route refused the call (scope beyond the member's ceiling): answered without running it. */
+  refusal?: CallToolResult | undefined;
+}
+
+/**
+ * A plain tools/call of a tool that does not wait, answered outside the SDK's per-request server
+ * (issue 18): no McpServer, transport, request and result schema parses or web streams per call; the
+ * tool runs in its own small environment (./call-env.ts) and the answer is the SDK's bytes, written
+ * here: JSON on the 2026-07-28 era, one event on the 2025 era's stream (sent at once, with the SDK's
+ * keep-alive comments while the call runs). A result these bytes cannot be written for (a block of
+ * another kind, output that fails the tool's output schema) or a call that sent progress is answered by
+ * the SDK from the finished result, as a waiting call's end is (./waiting-call.ts).
+ * tests/mcp/direct-wire.test.ts compares both paths byte for byte.
+ */
+export class DirectCalls {
+  constructor(readonly deps: DirectCallsDeps) {}
+
+  serve(
+    call: PlainCall,
+    request: Request,
+    authInfo: AuthInfo,
+    parsedBody: unknown,
+    target: DirectTarget,
+  ): Promise<Response> {
+    if (call.era === 'modern') return this.json(call, request, authInfo, parsedBody, target);
+    return Promise.resolve(this.events(call, request, authInfo, parsedBody, target));
+  }
+
+  private async json(
+    call: PlainCall,
+    request: Request,
+    authInfo: AuthInfo,
+    parsedBody: unknown,
+    target: DirectTarget,
+  ): Promise<Response> {
+    const progress: Array<[number, string]> = [];
+    const result = await this.run(call, request.signal, authInfo, target, progress);
+    // The SDK's exchange closes with the request and answers 499 (createMcpHandler).
+    if (request.signal.aborted) return new Response(null, { status: 499 });
+    const text = progress.length === 0 ? await this.framed(call, result, target) : null;
+    if (text !== null)
+      return new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
+    return this.replay(request, authInfo, parsedBody, target, call, result, progress);
+  }
+
+  private events(
+    call: PlainCall,
+    request: Request,
+    authInfo: AuthInfo,
+    parsedBody: unknown,
+    target: DirectTarget,
+  ): Response {
+    const controller = new AbortController();
+    const gone = () => controller.abort(new Error('the client went away'));
+    const out = new SseOut(this.deps.wheel, this.deps.keepAliveMs, gone);
+    request.signal.addEventListener('abort', gone, { once: true });
+    out.keepAlive();
+    const progress: Array<[number, string]> = [];
+    const answer = async () => {
+      try {
+        const result = await this.run(call, controller.signal, authInfo, target, progress);
+        if (!out.isOpen) return;
+        const text = progress.length === 0 ? await this.framed(call, result, target) : null;
+        if (text !== null) out.write(messageFrame(text));
+        else {
+          const response = await this.replay(request, authInfo, parsedBody, target, call, result, progress);
+          if (/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? ''))
+            await readFrames(response.body, (frame) => out.write(frame));
+          else out.write(messageFrame(await response.text()));
+        }
+      } catch (error) {
+        this.deps.logger.error({ err: error, tool: target.def.name }, 'answering a tool call failed');
+      } finally {
+        request.signal.removeEventListener('abort', gone);
+        out.close();
+      }
+    };
+    void answer();
+    return new Response(out.stream, { status: 200, headers: EVENT_STREAM_HEADERS });
+  }
+
+  /** Runs the call (or takes the route's refusal), as the SDK's per-request server would. */
+  private async run(
+    call: PlainCall,
+    signal: AbortSignal,
+    authInfo: AuthInfo,
+    target: DirectTarget,
+    progress: Array<[number, string]>,
+  ): Promise<CallToolResult> {
+    if (target.refusal) return target.refusal;
+    const env: CallEnv = {
+      caller: (authInfo.extra as { caller?: CallEnv['caller'] } | undefined)?.caller,
+      requestId: call.id,
+      // A tool that does not wait sends no progress; if one ever does, the SDK frames the answer.
+      notify: call.progressToken === undefined ? null : (p, message) => progress.push([p, message]),
+      signal,
+    };
+    return toCallToolResult(await executeIn(target.def, call.args, env, this.deps.catalog));
+  }
+
+  /** The answer's text, when the result passes the tool's output schema (else the SDK answers). */
+  private async framed(
+    call: PlainCall,
+    result: CallToolResult,
+    target: DirectTarget,
+  ): Promise<string | null> {
+    if (!result.isError && result.structuredContent !== undefined) {
+      const checked = await target.tool.config.outputSchema['~standard'].validate(result.structuredContent);
+      if (checked.issues) return null;
+    }
+    return responseText(call, result, this.deps.serverInfo);
+  }
+
+  /** The SDK answers the same request from the finished result (and the progress it reported). */
+  private replay(
+    request: Request,
+    authInfo: AuthInfo,
+    parsedBody: unknown,
+    target: DirectTarget,
+    call: PlainCall,
+    result: CallToolResult,
+    progress: Array<[number, string]>,
+  ): Promise<Response> {
+    return this.deps.exchange(request, { ...authInfo }, parsedBody, {
+      ...target.tool,
+      handler: async (_args, ctx) => {
+        const token = call.progressToken;
+        if (token !== undefined)
+          for (const [p, message] of progress)
+            await ctx.mcpReq.notify(progressNotification(token, p, message)).catch(() => {});
+        return result;
+      },
+    });
+  }
+}
