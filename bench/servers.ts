@@ -58,13 +58,16 @@ export async function startGateway(options: {
   nodeArgs?: string[];
   /** The gateway's entry point (default: this checkout's dist/src/main.js). */
   entry?: string;
+  /** A command the gateway runs under (e.g. a native memory profiler), before `node`. */
+  wrap?: string[];
   env?: Record<string, string>;
 }): Promise<Gateway> {
   const port = await freePort();
   const started = performance.now();
+  const [command = 'node', ...prefix] = [...(options.wrap ?? []), 'node'];
   const proc = start(
-    'node',
-    [...(options.nodeArgs ?? []), options.entry ?? 'dist/src/main.js'],
+    command,
+    [...prefix, ...(options.nodeArgs ?? []), options.entry ?? 'dist/src/main.js'],
     {
       NODE_ENV: 'production',
       PORT: String(port),

@@ -1,6 +1,7 @@
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openMigratedStore } from './db/store/index.js';
+import { collectNow, DEFAULT_IDLE_GC, startIdleGc } from './housekeeping/idle-gc.js';
 import { startHousekeeping } from './housekeeping/index.js';
 import { createConfiguredLogger } from './logger.js';
 import { SecretBox } from './security/secrets.js';
@@ -53,7 +54,16 @@ async function main(): Promise<void> {
     secrets: new SecretBox(config.secretKeys),
     upstream,
   });
+  // What loading and building everything left behind is collected before the first request: an idle
+  // instance holds only what it uses (housekeeping/idle-gc.ts).
+  await collectNow();
   const server = await listen(app, config.port, config.host);
+  const stopIdleGc = startIdleGc(DEFAULT_IDLE_GC, (before, after) =>
+    logger.info(
+      { heapBeforeMb: Math.round(before / 2 ** 20), heapAfterMb: Math.round(after / 2 ** 20) },
+      'load has passed: memory given back',
+    ),
+  );
   const stopHousekeeping = startHousekeeping(db, logger, undefined, {
     auditRetentionDays: config.auditRetentionDays,
   });
@@ -65,6 +75,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
     stopHousekeeping();
+    stopIdleGc();
     // Waiting tool calls end first (they return their handles), so the server's drain is short.
     await closeApp();
     await server.close(config.shutdownGraceMs);
