@@ -6,6 +6,7 @@ import {
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
+import { jsonResponse } from '../http/compress.js';
 import type { Logger } from '../logger.js';
 import type { CallEnv } from './call-env.js';
 import { progressNotification } from './call-env.js';
@@ -235,8 +236,7 @@ export class DirectCalls {
     // The SDK's exchange closes with the request and answers 499 (createMcpHandler).
     if (request.signal.aborted) return new Response(null, { status: 499 });
     const text = progress.length === 0 ? await this.framed(call, result, target) : null;
-    if (text !== null)
-      return new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
+    if (text !== null) return jsonResponse(text);
     return this.replay(request, authInfo, parsedBody, target, call, result, progress);
   }
 

@@ -1,7 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../helpers/harness.js';
+import { SYNC_COMPRESS_MAX_BYTES } from '../../src/http/compress.js';
+import { connectV2, type Harness, startHarness } from '../helpers/harness.js';
 
 /**
  * JSON answers are compressed with br or gzip when the client accepts it (issue 16), never server-sent
@@ -9,9 +10,11 @@ import { type Harness, startHarness } from '../helpers/harness.js';
  */
 let h: Harness;
 let access: string;
+let upstream: string;
 beforeAll(async () => {
   h = await startHarness();
-  access = await h.token({ upstreamToken: await h.credential() });
+  upstream = await h.credential({ producer: true, synth_posts: 400 });
+  access = await h.token({ upstreamToken: upstream });
 });
 afterAll(async () => {
   await h?.close();
@@ -84,6 +87,53 @@ describe('response compression', () => {
     expect(sse.type).toMatch(/^text\/event-stream/);
     expect(sse.encoding).toBeUndefined();
     expect(sse.body.toString()).toMatch(/^event: message\ndata: \{/m);
+  });
+
+  it('compresses a tool result, small or large (on the event loop below 64 KB, on the pool above)', async () => {
+    const call = async (id: number, detail: string, acceptEncoding: string | null) => {
+      const res = await request(h.mcpUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${access}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'get_keyword_search',
+          ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'get_keyword_search', arguments: { search_id: id, detail }, _meta: META },
+        }),
+      });
+      return {
+        encoding: res.headers['content-encoding'],
+        vary: res.headers.vary,
+        body: Buffer.from(await res.body.arrayBuffer()),
+      };
+    };
+    const client = await connectV2(h.mcpUrl, access);
+    const made = await client.callTool({
+      name: 'submit_keyword_search',
+      arguments: { query: 'heat pumps', platforms: ['twitter', 'reddit', 'youtube'] },
+    });
+    await client.close();
+    const id = (made.structuredContent as { search_id: number }).search_id;
+    for (const detail of ['summary', 'full']) {
+      const plain = await call(id, detail, null);
+      expect(plain.encoding).toBeUndefined();
+      const gz = await call(id, detail, 'gzip');
+      const br = await call(id, detail, 'br');
+      expect([gz.encoding, br.encoding]).toEqual(['gzip', 'br']);
+      expect(gz.vary).toMatch(/Accept-Encoding/i);
+      expect(gunzipSync(gz.body).toString()).toBe(plain.body.toString());
+      expect(brotliDecompressSync(br.body).toString()).toBe(plain.body.toString());
+      if (detail === 'full') expect(plain.body.length).toBeGreaterThan(SYNC_COMPRESS_MAX_BYTES);
+      else expect(plain.body.length).toBeLessThan(SYNC_COMPRESS_MAX_BYTES);
+    }
   });
 
   it('leaves small JSON bodies alone', async () => {
