@@ -4,20 +4,29 @@
  * scheduler) where that run had it.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ProxySample } from './figures/proxy.js';
+import { join, resolve } from 'node:path';
+import type { FloorSample, ProxySample } from './figures/proxy.js';
 import type { ThroughputSample } from './figures/throughput.js';
 import type { WaitingSample } from './figures/waiting.js';
 import { ROOT } from './lib/proc.js';
 import { MB, median, round } from './lib/stats.js';
 import type { Report, Row } from './report.js';
 
-export const BEFORE_FILE = join(ROOT, 'bench', 'results', 'before-issue-18.json');
+/**
+ * The "before" column: the same bench run on the same machine against the code before this round of
+ * work (BENCH_GATEWAY_DIR=<a built worktree of that commit> npm run bench, its latest.json kept under
+ * this name). BENCH_BEFORE_FILE names another.
+ */
+export const BEFORE_FILE = process.env.BENCH_BEFORE_FILE
+  ? resolve(process.env.BENCH_BEFORE_FILE)
+  : join(ROOT, 'bench', 'results', 'before-bf59e58.json');
 
 export interface Measured {
   throughput: ThroughputSample[];
   proxy1: ProxySample[];
   proxy32: ProxySample[];
+  /** The bare route's own upstream pass-through (bench/figures/proxy.ts:floorRound), per round. */
+  floors: FloorSample[];
   token: Array<{ rps: number; p50: number; p99: number; cpuUs: number }>;
   waits: WaitingSample[];
   /** The large waiting run (10,000 calls by default), when run. */
@@ -40,6 +49,9 @@ export function benchRows(f: Measured): Row[] {
     baseline: m(throughput.map((s) => s.cpuUs.baseline)),
     modern: m(throughput.map((s) => s.cpuUs.modern / s.cpuUs.baseline)),
     legacy: m(throughput.map((s) => s.cpuUs.legacy / s.cpuUs.baseline)),
+    legacyIdentity: m(throughput.map((s) => s.cpuUs.legacyIdentity / s.cpuUs.baseline)),
+    floor: m(f.floors.map((x, i) => x.floor.cpuUs / (throughput[i]?.cpuUs.baseline ?? Number.NaN))),
+    proxyOverFloor: m(proxy1.map((s, i) => s.cpuUs / (f.floors[i]?.floor.cpuUs ?? Number.NaN))),
     // Ratios within a round: each gateway figure over the same round's baseline.
     proxy: m(proxy1.map((s, i) => s.cpuUs / (throughput[i]?.cpuUs.baseline ?? Number.NaN))),
     token: m(token.map((t, i) => t.cpuUs / (throughput[i]?.cpuUs.baseline ?? Number.NaN))),
@@ -47,6 +59,8 @@ export function benchRows(f: Measured): Row[] {
   const cpuAbs = {
     modern: m(throughput.map((s) => s.cpuUs.modern)),
     legacy: m(throughput.map((s) => s.cpuUs.legacy)),
+    legacyIdentity: m(throughput.map((s) => s.cpuUs.legacyIdentity)),
+    floor: m(f.floors.map((x) => x.floor.cpuUs)),
     proxy: m(proxy1.map((s) => s.cpuUs)),
     token: m(token.map((t) => t.cpuUs)),
   };
@@ -95,10 +109,28 @@ export function benchRows(f: Measured): Row[] {
       met: cpu.legacy <= 3,
     },
     {
+      figure: 'server CPU per tools/list 2025-06-18, client without compression ÷ baseline',
+      value: `${us(cpuAbs.legacyIdentity)} = ${round(cpu.legacyIdentity, 1)} ×`,
+      target: '(reference)',
+      met: null,
+    },
+    {
       figure: 'server CPU per proxied GET (get_keyword_search) ÷ baseline',
       value: `${us(cpuAbs.proxy)} = ${round(cpu.proxy, 1)} ×`,
       target: '≤ 4 ×',
       met: cpu.proxy <= 4,
+    },
+    {
+      figure: 'floor: the same upstream GET passed through by a bare route, CPU ÷ baseline',
+      value: `${us(cpuAbs.floor)} = ${round(cpu.floor, 1)} ×`,
+      target: '(reference)',
+      met: null,
+    },
+    {
+      figure: 'server CPU per proxied GET ÷ floor',
+      value: `${round(cpu.proxyOverFloor, 2)} ×`,
+      target: '(reference)',
+      met: null,
     },
     {
       figure: 'server CPU per refresh grant ÷ baseline',
@@ -217,7 +249,7 @@ export function benchRows(f: Measured): Row[] {
   return rows;
 }
 
-/** Adds each row's figure from the run before issue 18, where it had the same figure. */
+/** Adds each row's figure from the before run (BEFORE_FILE), where it had the same figure. */
 export function withBefore(rows: Row[]): Row[] {
   if (!existsSync(BEFORE_FILE)) return rows;
   const before = JSON.parse(readFileSync(BEFORE_FILE, 'utf8')) as Report;

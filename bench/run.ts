@@ -9,11 +9,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CapturedRequest, captureRequests } from './capture.js';
+import { type CapturedRequest, captureRequests, identityOnly } from './capture.js';
 import { completionDelay } from './figures/completion.js';
 import { contextRows, measureContextCost, readBefore } from './figures/context.js';
 import { engineFigures } from './figures/engines.js';
-import { type ProxySample, proxyRound } from './figures/proxy.js';
+import { type FloorSample, floorRound, type ProxySample, proxyRound } from './figures/proxy.js';
 import { coldStarts } from './figures/startup.js';
 import { type ThroughputSample, TOOLS_LIST_CONNECTIONS, toolsListRound } from './figures/throughput.js';
 import { TOKEN_CONNECTIONS, tokenRound } from './figures/token.js';
@@ -110,7 +110,14 @@ async function main() {
     const requests = await captureRequests(mcpUrl, mainGrant.accessToken, searchId);
     log('context cost');
     const context = await measureContextCost(mcpUrl, mainGrant.accessToken);
-    const baseline = await startBaseline(await toolsListAnswer(mcpUrl, requests.legacy, work));
+    const directGet = {
+      url: `${sandbox.searchUrl}/api/iq/keyword_search/${searchId}`,
+      headers: { 'X-SERVICE-TOKEN': main, 'X-SERVICE-USER-ID': 'bench-user-0' },
+    };
+    const baseline = await startBaseline(
+      await toolsListAnswer(mcpUrl, identityOnly(requests.legacy), work),
+      directGet,
+    );
     log(`captured tools/list: modern ${JSON.stringify(requests.modern.headers)}`);
     log(`captured tools/list: legacy ${JSON.stringify(requests.legacy.headers)}`);
     const target = { searchUrl: sandbox.searchUrl, upstreamToken: main, searchId };
@@ -118,6 +125,7 @@ async function main() {
     const throughput: ThroughputSample[] = [];
     const proxy1: ProxySample[] = [];
     const proxy32: ProxySample[] = [];
+    const floors: FloorSample[] = [];
     const token: Array<{ rps: number; p50: number; p99: number; cpuUs: number }> = [];
     // Round 0 warms the JIT and the caches and is not counted.
     for (let r = 0; r <= settings.rounds; r++) {
@@ -131,7 +139,14 @@ async function main() {
       const p1 = await proxyRound(target, mcpUrl, requests.toolsCall, 1, seconds, pid);
       const p32 = await proxyRound(target, mcpUrl, requests.toolsCall, 32, seconds, pid);
       const k = await tokenRound(gateway.url, data.clientId, data.refreshPool, seconds, pid);
+      const f = await floorRound(
+        { url: baseline.url, pid: baseline.proc.pid },
+        directGet,
+        requests.toolsCall,
+        seconds,
+      );
       if (r === 0) continue;
+      floors.push(f);
       throughput.push(t);
       proxy1.push(p1);
       proxy32.push(p32);
@@ -212,6 +227,7 @@ async function main() {
           throughput,
           proxy1,
           proxy32,
+          floors,
           token,
           waits,
           manyWaits,
@@ -240,6 +256,7 @@ async function main() {
         throughput,
         proxy1,
         proxy32,
+        floors,
         token,
         waits,
         manyWaits,

@@ -1,6 +1,6 @@
 /** The processes under test: the sandbox, the built gateway in production mode, the baseline. */
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type Proc, start, waitForOk } from './lib/proc.js';
 
 export const PUBLIC_URL = 'https://bench.example';
@@ -42,6 +42,16 @@ export async function startSandbox(): Promise<Sandbox> {
   };
 }
 
+/**
+ * The built gateway every figure starts: this checkout's, or with BENCH_GATEWAY_DIR another checkout's
+ * (an earlier commit's worktree with `npm run build` done), so the same bench, on the same machine and
+ * day, measures the code before a round of work for the table's "before" column.
+ */
+export function gatewayEntry(): string {
+  const dir = process.env.BENCH_GATEWAY_DIR;
+  return dir ? join(resolve(dir), 'dist', 'src', 'main.js') : 'dist/src/main.js';
+}
+
 export interface Gateway {
   proc: Proc;
   url: string;
@@ -67,7 +77,7 @@ export async function startGateway(options: {
   const [command = 'node', ...prefix] = [...(options.wrap ?? []), 'node'];
   const proc = start(
     command,
-    [...prefix, ...(options.nodeArgs ?? []), options.entry ?? 'dist/src/main.js'],
+    [...prefix, ...(options.nodeArgs ?? []), options.entry ?? gatewayEntry()],
     {
       NODE_ENV: 'production',
       PORT: String(port),

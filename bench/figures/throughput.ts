@@ -5,7 +5,7 @@
  * else: the baseline answers 40 bytes, tools/list about 49 KB, and writing those bytes has a cost no
  * gateway can avoid.
  */
-import type { CapturedRequest } from '../capture.js';
+import { type CapturedRequest, identityOnly } from '../capture.js';
 import { cpuPerRequest } from '../lib/cpu.js';
 import { load } from '../lib/load.js';
 
@@ -17,7 +17,7 @@ export interface ThroughputSample {
   modern: number;
   legacy: number;
   /** Server CPU per request, µs: the baseline process for the bare route, the gateway for tools/list. */
-  cpuUs: { baseline: number; modern: number; legacy: number };
+  cpuUs: { baseline: number; modern: number; legacy: number; legacyIdentity: number };
 }
 
 export async function toolsListRound(
@@ -36,6 +36,10 @@ export async function toolsListRound(
   const legacy = await cpuPerRequest(pids.gateway, () =>
     load({ ...common, url: mcpUrl, method: 'POST', ...requests.legacy }),
   );
+  // A client that takes no compression: the whole answer is written (a reference, no target).
+  const legacyIdentity = await cpuPerRequest(pids.gateway, () =>
+    load({ ...common, url: mcpUrl, method: 'POST', ...identityOnly(requests.legacy) }),
+  );
   return {
     baseline: baseline.rps,
     ceiling: ceiling.rps,
@@ -45,6 +49,7 @@ export async function toolsListRound(
       baseline: baseline.cpuUsPerRequest,
       modern: modern.cpuUsPerRequest,
       legacy: legacy.cpuUsPerRequest,
+      legacyIdentity: legacyIdentity.cpuUsPerRequest,
     },
   };
 }
