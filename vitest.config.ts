@@ -20,6 +20,8 @@ const ONCE = [
   'tests/mcp/json-schema.test.ts',
   'tests/mcp/readme-tools.test.ts',
   'tests/mcp/shape.test.ts',
+  'tests/mcp/text-format.test.ts',
+  'tests/mcp/direct-replay.test.ts',
   'tests/mcp/wait.test.ts',
   'tests/metrics/config.test.ts',
   'tests/metrics/readme.test.ts',

@@ -19,10 +19,13 @@ export const TEXT_CHARS = 280;
  * cut at `max` characters (on a code point boundary) with an ellipsis.
  */
 export function clip(value: unknown, max = TEXT_CHARS): string {
-  const text = String(value ?? '')
-    .replace(/\s+/g, ' ')
-    .replace(/<(\/?)untrusted-content/gi, '‹$1untrusted-content')
-    .trim();
+  let text = typeof value === 'string' ? value : String(value ?? '');
+  // Each rewrite only when it would change something: most text has neither (a result clips hundreds).
+  if (LOOSE_SPACE.test(text)) text = text.replace(/\s+/g, ' ');
+  if (FENCE_TAG.test(text)) text = text.replace(/<(\/?)untrusted-content/gi, '‹$1untrusted-content');
+  text = text.trim();
+  // No more UTF-16 units than `max` means no more code points: nothing to cut.
+  if (text.length <= max) return text;
   const chars = Array.from(text);
   return chars.length <= max
     ? text
@@ -31,6 +34,10 @@ export function clip(value: unknown, max = TEXT_CHARS): string {
         .join('')
         .trimEnd()}…`;
 }
+
+/** Whitespace `clip` rewrites: a run of two or more, or any kind but the plain space. */
+const LOOSE_SPACE = /\s\s|[^\S ]/;
+const FENCE_TAG = /<\/?untrusted-content/i;
 
 /** Lines of untrusted content inside the fence, after the notice; empty input, empty output. */
 export function fenced(lines: readonly string[], notice = UNTRUSTED_NOTICE): string {

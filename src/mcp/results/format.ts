@@ -8,7 +8,18 @@ const DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 export function num(value: unknown): string {
   const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
   if (!Number.isFinite(n)) return '?';
-  return Number.isInteger(n) ? INTEGER.format(n) : DECIMAL.format(n);
+  if (!Number.isInteger(n)) return DECIMAL.format(n);
+  // Integers are written with thousands separators by hand, as en-US does (-0 aside, which it writes
+  // "-0"): formatting through Intl costs a result of some 40 numbers tens of microseconds.
+  return Number.isSafeInteger(n) && !Object.is(n, -0) ? grouped(n) : INTEGER.format(n);
+}
+
+/** A safe integer with a comma every three digits: 24017 → "24,017". */
+function grouped(n: number): string {
+  const digits = String(n < 0 ? -n : n);
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
 }
 
 /** A search's `status_percentage` (number or numeric string) as a number 0–100. */

@@ -28,7 +28,10 @@ function stringOf(value: unknown): string | undefined {
 
 function summary(fields: PostSummary): PostSummary {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k] = v;
+  for (const k in fields) {
+    const v = fields[k as keyof PostSummary];
+    if (v !== undefined) out[k] = v;
+  }
   return out as unknown as PostSummary;
 }
 
@@ -74,7 +77,11 @@ function byInteractions(posts: readonly PostSummary[]): PostSummary[] {
  */
 export function topByInteractions(posts: readonly PostSummary[], n: number): PostSummary[] {
   const byPlatform = new Map<string, PostSummary[]>();
-  for (const post of posts) byPlatform.set(post.platform, [...(byPlatform.get(post.platform) ?? []), post]);
+  for (const post of posts) {
+    const list = byPlatform.get(post.platform);
+    if (list) list.push(post);
+    else byPlatform.set(post.platform, [post]);
+  }
   const queues = [...byPlatform.values()].map(byInteractions).sort((a, b) => b.length - a.length);
   const top: PostSummary[] = [];
   for (let round = 0; top.length < n && queues.some((q) => q.length > round); round++) {

@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { clip } from '../../src/mcp/results/fence.js';
+import { num } from '../../src/mcp/results/format.js';
+
+/**
+ * The result writers' hot helpers take shortcuts (issue 18); these hold them to what they replaced:
+ * `num` to Intl's en-US output, `clip` to collapsing all whitespace, defusing the fence's tags,
+ * trimming and cutting at `max` code points, for any text.
+ */
+const INTEGER = new Intl.NumberFormat('en-US');
+const DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+function numByIntl(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n)) return '?';
+  return Number.isInteger(n) ? INTEGER.format(n) : DECIMAL.format(n);
+}
+
+function clipInFull(value: unknown, max = 280): string {
+  const text = String(value ?? '')
+    .replace(/\s+/g, ' ')
+    .replace(/<(\/?)untrusted-content/gi, '‹$1untrusted-content')
+    .trim();
+  const chars = Array.from(text);
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
+}
+
+describe('num', () => {
+  it('writes every number as Intl en-US does', () => {
+    const edges = [0, -0, 1, -1, 999, 1000, -1000, 999_999, 1_000_000, 24_017, -24_017, 2 ** 53 - 1];
+    for (const n of [...edges, -(2 ** 53) + 1, 2 ** 53, 1e21, -1e21, 1.5, -0.004, 12.345, Number.NaN]) {
+      expect(num(n), String(n)).toBe(numByIntl(n));
+    }
+    for (const text of ['12', '-7', '1e3', ' 42 ', '', 'x', '0x10', '3.14159']) {
+      expect(num(text), text).toBe(numByIntl(text));
+    }
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), fc.double()), (n) => {
+        expect(num(n)).toBe(numByIntl(n));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
+
+describe('clip', () => {
+  const spaces = fc.constantFrom(' ', '  ', '\n', '\t', '\u00a0', '\u2028', '\ufeff', '\r\n', ' \u3000');
+  const pieces = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'grapheme' }),
+    spaces,
+    fc.constantFrom('<untrusted-content>', '</UNTRUSTED-content', '<untrusted', '😀', 'é', '‹'),
+  );
+  const texts = fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(''));
+
+  it('gives what collapsing, defusing, trimming and cutting give, for any text and length', () => {
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 1, max: 60 }), (text, max) => {
+        expect(clip(text, max)).toBe(clipInFull(text, max));
+      }),
+      { numRuns: 5_000 },
+    );
+    for (const value of [undefined, null, 42, true, { a: 1 }]) expect(clip(value)).toBe(clipInFull(value));
+  });
+});
