@@ -10,16 +10,24 @@
  * measured minutes apart cannot be compared; here every round measures both, alternating which goes
  * first, and the table gives medians over rounds and the after ÷ before ratio of each round's pair.
  * COMPARE_ROUNDS (default 5) and COMPARE_SECONDS (default 3) set the effort.
+ *
+ * COMPARE_DATABASE=postgres runs both gateways on a throw-away PostgreSQL cluster on loopback (the
+ * test settings: fsync off), each on its own copy of one database, and adds per request what the
+ * cluster spent: its CPU (all its processes, from /proc; the other gateway is idle meanwhile) and the
+ * round trips the gateway made to its database (statements, BEGIN and COMMIT included) and the
+ * transactions among them (pg_stat_statements).
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createDatabase, databaseUrl, startPostgresCluster } from '../tests/helpers/postgres-cluster.js';
 import { type CapturedRequests, captureRequests, identityOnly } from './capture.js';
 import { type FloorSample, floorRound } from './figures/proxy.js';
 import { TOKEN_CONNECTIONS, tokenRound } from './figures/token.js';
 import { cpuPerRequest } from './lib/cpu.js';
 import { latency } from './lib/latency.js';
 import { load } from './lib/load.js';
+import { type ClusterWatch, STATEMENT_SETTINGS, watchCluster } from './lib/postgres-watch.js';
 import { ROOT } from './lib/proc.js';
 import { median, round } from './lib/stats.js';
 import { table } from './report.js';
@@ -28,11 +36,14 @@ import { type BenchData, setupDatabase } from './setup.js';
 
 const rounds = Number(process.env.COMPARE_ROUNDS ?? 5);
 const seconds = Number(process.env.COMPARE_SECONDS ?? 3);
+const onPostgres = process.env.COMPARE_DATABASE === 'postgres';
 const log = (message: string) => process.stderr.write(`[compare] ${message}\n`);
 
 interface Side {
   name: string;
   gateway: Gateway;
+  /** The side's PostgreSQL database, with the watch on its cluster (COMPARE_DATABASE=postgres). */
+  postgres?: { database: string; watch: ClusterWatch };
   data: BenchData;
   samples: Map<string, number[]>;
 }
@@ -65,8 +76,24 @@ async function measure(side: Side, sandbox: Sandbox, upstreamToken: string, requ
     list.push(value);
     side.samples.set(name, list);
   };
+  /** Runs `run` and adds what the cluster spent on its requests, on PostgreSQL. */
+  const onCluster = async <T extends { requests: number }>(figure: string, run: () => Promise<T>) => {
+    if (!side.postgres) return run();
+    const { database, watch } = side.postgres;
+    const before = await watch.read(database);
+    const result = await run();
+    const after = await watch.read(database);
+    const per = (key: 'cpuMs' | 'roundTrips' | 'transactions') =>
+      (after[key] - before[key]) / result.requests;
+    add(`${figure}: PostgreSQL CPU µs/request`, per('cpuMs') * 1000);
+    add(`${figure}: round trips to PostgreSQL/request`, per('roundTrips'));
+    add(`${figure}: transactions/request`, per('transactions'));
+    return result;
+  };
   const common = { connections: 16, duration: seconds, url: mcpUrl, method: 'POST' as const };
-  const compressed = await cpuPerRequest(pid, () => load({ ...common, ...requests.legacy }));
+  const compressed = await onCluster('tools/list, gzip', () =>
+    cpuPerRequest(pid, () => load({ ...common, ...requests.legacy })),
+  );
   add('tools/list, client accepts gzip: CPU µs/request', compressed.cpuUsPerRequest);
   const identity = await cpuPerRequest(pid, () => load({ ...common, ...identityOnly(requests.legacy) }));
   add('tools/list, identity: CPU µs/request', identity.cpuUsPerRequest);
@@ -78,14 +105,18 @@ async function measure(side: Side, sandbox: Sandbox, upstreamToken: string, requ
     seconds,
     headers: { 'X-SERVICE-TOKEN': upstreamToken, 'X-SERVICE-USER-ID': 'bench-user-0' },
   });
-  const proxied = await cpuPerRequest(pid, () =>
-    latency({ url: mcpUrl, method: 'POST', connections: 1, seconds, ...requests.toolsCall }),
+  const proxied = await onCluster('proxied GET', () =>
+    cpuPerRequest(pid, () =>
+      latency({ url: mcpUrl, method: 'POST', connections: 1, seconds, ...requests.toolsCall }),
+    ),
   );
   add('proxied GET: CPU µs/request', proxied.cpuUsPerRequest);
   add('proxied GET: p50 over direct, ms', proxied.p50 - direct.p50);
   add('proxied GET: p99 over direct, ms', proxied.p99 - direct.p99);
 
-  const token = await tokenRound(side.gateway.url, side.data.clientId, side.data.refreshPool, seconds, pid);
+  const token = await onCluster('refresh grant', () =>
+    tokenRound(side.gateway.url, side.data.clientId, side.data.refreshPool, seconds, pid),
+  );
   add('refresh grant: CPU µs/request', token.cpuUs);
   add('refresh grants /s (16 chains)', token.rps);
 }
@@ -95,6 +126,8 @@ async function main() {
   if (!beforeDir) throw new Error('usage: tsx bench/compare.ts <before-dir> [<after-dir>]');
   const dirs = { before: resolve(beforeDir), after: resolve(process.argv[3] ?? ROOT) };
   const work = mkdtempSync(join(tmpdir(), 'sim-compare-'));
+  let stopCluster: (() => void) | undefined;
+  let closeWatch: (() => Promise<void>) | undefined;
   try {
     const sandbox = await startSandbox();
     const res = await fetch(`${sandbox.searchUrl}/__sandbox/credentials`, {
@@ -104,24 +137,35 @@ async function main() {
     });
     const upstreamToken = ((await res.json()) as { token: string }).token;
     const pool = TOKEN_CONNECTIONS * (rounds + 1) + 4;
+    const cluster = onPostgres ? await startPostgresCluster(STATEMENT_SETTINGS) : null;
+    stopCluster = cluster?.stop;
+    const watch = cluster ? await watchCluster(cluster.adminUrl) : undefined;
+    closeWatch = watch?.close;
     // One database, set up once and copied: both gateways hold the same grants and refresh chains.
-    const firstDb = join(work, 'after.db');
-    const data = await setupDatabase(firstDb, [upstreamToken], pool);
+    const location = (name: string) => ({
+      databasePath: join(work, `${name}.db`),
+      ...(cluster ? { databaseUrl: databaseUrl(cluster.adminUrl, name) } : {}),
+    });
+    if (cluster) await createDatabase(cluster.adminUrl, 'after');
+    const data = await setupDatabase(location('after'), [upstreamToken], pool);
     const grant = data.grants[0];
     if (!grant) throw new Error('no grant');
+    if (cluster) await createDatabase(cluster.adminUrl, 'before', 'after');
+    else copyFileSync(location('after').databasePath, location('before').databasePath);
     const sides: Side[] = [];
     for (const [name, dir] of Object.entries(dirs)) {
-      const databasePath = join(work, `${name}.db`);
-      if (databasePath !== firstDb) copyFileSync(firstDb, databasePath);
+      const where = location(name);
       const gateway = await startGateway({
-        databasePath,
+        databasePath: where.databasePath,
         sandbox,
         logDir: work,
         entry: join(dir, 'dist', 'src', 'main.js'),
+        env: where.databaseUrl ? { DATABASE_URL: where.databaseUrl } : {},
       });
       sides.push({
         name,
         gateway,
+        ...(watch ? { postgres: { database: name, watch } } : {}),
         data: { ...data, refreshPool: [...data.refreshPool] },
         samples: new Map(),
       });
@@ -206,9 +250,12 @@ async function main() {
     }));
     process.stdout.write(
       `\n${table(shown)}\n\n${table(referenceRows)}\n` +
-        `\nbefore: ${dirs.before}\nafter:  ${dirs.after}\n${rounds} rounds of ${seconds} s\n`,
+        `\nbefore: ${dirs.before}\nafter:  ${dirs.after}\n${rounds} rounds of ${seconds} s` +
+        ` on ${onPostgres ? 'PostgreSQL' : 'SQLite'}\n`,
     );
   } finally {
+    await closeWatch?.();
+    stopCluster?.();
     rmSync(work, { recursive: true, force: true });
   }
 }

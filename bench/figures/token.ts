@@ -46,5 +46,11 @@ export async function tokenRound(
       },
     }),
   );
-  return { rps: result.rps, p50: result.p50, p99: result.p99, cpuUs: result.cpuUsPerRequest };
+  return {
+    rps: result.rps,
+    p50: result.p50,
+    p99: result.p99,
+    cpuUs: result.cpuUsPerRequest,
+    requests: result.requests,
+  };
 }

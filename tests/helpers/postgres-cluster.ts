@@ -109,7 +109,8 @@ function removeOrphanedClusters(bin: string, user: { uid: number; gid: number } 
   }
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+/** `settings`: more postgresql.conf lines (the bench loads pg_stat_statements to count statements). */
+export async function startPostgresCluster(settings: readonly string[] = []): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   const user = serverUser();
   removeOrphanedClusters(bin, user);
@@ -142,7 +143,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   rmSync(join(folder, 'pwfile'));
   appendFileSync(
     join(data, 'postgresql.conf'),
-    `\n${[...SETTINGS, `unix_socket_directories = '${folder}'`].join('\n')}\n`,
+    `\n${[...SETTINGS, ...settings, `unix_socket_directories = '${folder}'`].join('\n')}\n`,
   );
 
   const stop = () => {
