@@ -34,6 +34,8 @@ function toClient(row: ClientRow): OAuthClient {
     tokenEndpointAuthMethod: row.tokenEndpointAuthMethod as OAuthClient['tokenEndpointAuthMethod'],
     applicationType: row.applicationType,
     secretHash: row.secretHash,
+    lastUsedAt: row.lastUsedAt,
+    expiresAt: row.expiresAt,
   };
 }
 
@@ -201,22 +203,29 @@ const TOUCH_RESOLUTION_MS = 60_000;
 
 /**
  * Marks a client as used. Pushes a DCR client's idle expiry forward (DESIGN.md §4: TTL refreshed on
- * use); a CIMD row's expiry is its cache lifetime and stays. One prepared statement, and it changes
- * the row only when the time has moved by a minute: a busy client's every refresh no longer pays a
- * second write.
+ * use); a CIMD row's expiry is its cache lifetime and stays. The row changes only when the time has
+ * moved by a minute, and the client as just read says whether it has: a busy client's every request
+ * pays no statement at all (on PostgreSQL a round trip), and the one that is due is a prepared UPDATE
+ * whose condition is the same (another instance may have written it meanwhile).
  */
 export async function touchClient(db: Store, client: OAuthClient, now = Date.now()): Promise<void> {
+  const cutoff = now - TOUCH_RESOLUTION_MS;
+  const expiryCutoff = now + DCR_IDLE_TTL_MS - TOUCH_RESOLUTION_MS;
+  const due =
+    client.lastUsedAt < cutoff ||
+    (client.kind === 'dcr' && (client.expiresAt === null || client.expiresAt < expiryCutoff));
+  if (!due) return;
   const statements = touchStatements(db);
   if (client.kind === 'dcr') {
     await statements.dcr.execute({
       id: client.clientId,
       now,
-      cutoff: now - TOUCH_RESOLUTION_MS,
+      cutoff,
       expiresAt: now + DCR_IDLE_TTL_MS,
-      expiryCutoff: now + DCR_IDLE_TTL_MS - TOUCH_RESOLUTION_MS,
+      expiryCutoff,
     });
   } else {
-    await statements.other.execute({ id: client.clientId, now, cutoff: now - TOUCH_RESOLUTION_MS });
+    await statements.other.execute({ id: client.clientId, now, cutoff });
   }
 }
 

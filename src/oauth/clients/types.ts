@@ -11,4 +11,8 @@ export interface OAuthClient {
   applicationType: 'web' | 'native';
   /** SHA-256 of the secret for confidential clients. */
   secretHash: string | null;
+  /** As read with the client (touchClient writes them only when they have moved far enough). */
+  lastUsedAt: number;
+  /** A DCR client's idle expiry, a CIMD document's cache expiry. */
+  expiresAt: number | null;
 }
