@@ -133,6 +133,16 @@ export async function mintPair(
       expiresAt: now + REFRESH_TTL_MS,
     },
   ]);
+  return tokenResponse(access, refresh, accessScopes, accessTtlMs);
+}
+
+/** The token response (RFC 6749 §5.1) for a pair just stored. */
+export function tokenResponse(
+  access: string,
+  refresh: string,
+  accessScopes: string,
+  accessTtlMs: number,
+): IssuedTokens {
   return {
     access_token: access,
     token_type: 'Bearer',

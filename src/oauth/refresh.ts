@@ -2,6 +2,7 @@ import { and, eq, gte, isNull } from 'drizzle-orm';
 import { first, type Store, type Tables } from '../db/store/index.js';
 import { hashToken } from '../security/tokens.js';
 import { type IssuedTokens, lockGrantOfRefreshToken, mintPair, revokeFamily } from './grants.js';
+import { rotateLiveToken } from './rotation.js';
 import { formatScopes, parseScopes } from './scopes.js';
 
 /** A client refreshing twice at once (two windows, a retried request) does it this close together. */
@@ -32,9 +33,11 @@ class Refused extends Error {
  * it, run one after another, and every token read or write after the lock sees what the previous one
  * committed. On SQLite the transaction alone does it (one writer). Process memory holds nothing.
  *
- * The common case costs three statements: the lock, the rotation (a conditional UPDATE that matches
- * only an unrotated token and returns it), the new pair. A rotation whose checks then fail is rolled
- * back.
+ * The common case (a live token, no scope asked for) goes first through rotateLiveToken (rotation.ts):
+ * the same lock, rotation and new pair in one statement on PostgreSQL, one transaction on SQLite. When
+ * it rotates nothing, the general path below decides: one transaction, the lock, the rotation (a
+ * conditional UPDATE that matches only an unrotated token and returns it), then the checks and the
+ * new pair, or the grace use, or the family's revocation. A rotation whose checks fail is rolled back.
  */
 export async function refreshGrant(
   db: Store,
@@ -45,6 +48,10 @@ export async function refreshGrant(
   now = Date.now(),
 ): Promise<RefreshOutcome> {
   const tokenHash = hashToken(refreshToken);
+  if (requestedScope === undefined) {
+    const tokens = await rotateLiveToken(db, { tokenHash, clientId, accessTtlMs, now });
+    if (tokens) return { ok: true, tokens };
+  }
   try {
     return await db.transaction(async (tx): Promise<RefreshOutcome> => {
       const { oauthTokens: t } = tx.t;

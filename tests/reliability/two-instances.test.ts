@@ -1,15 +1,15 @@
 /**
  * Two server processes on one PostgreSQL database behind a round-robin balancer (issue 19): no state
  * that matters lives in one process. Both instances share one sandbox process. Races of one refresh
- * token, one code and one email across two processes are in concurrency.test.ts (which runs on
- * PostgreSQL in the postgres project); this file covers what needs the balancer in front.
+ * token, one code and one email across two processes are also in concurrency.test.ts (which runs on
+ * PostgreSQL in the postgres project); this file covers what goes through the balancer in front.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/accounts/users.js';
 import { RATE_LIMITS } from '../../src/web/rate-limits.js';
 import type { Gateway } from '../helpers/gateway.js';
 import { issueTestToken } from '../helpers/grants.js';
-import { registerClient } from '../helpers/oauth-http.js';
+import { freshAddress, registerClient } from '../helpers/oauth-http.js';
 import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
 
 const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
@@ -45,6 +45,36 @@ function mcp(token: string, body: unknown, signal?: AbortSignal) {
     body: JSON.stringify(body),
     ...(signal ? { signal } : {}),
   });
+}
+
+/** POST /token or /revoke through the balancer, as a public client. */
+async function oauthPost(path: '/token' | '/revoke', params: Record<string, string>) {
+  const res = await fetch(`${two.proxy.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, string> };
+}
+
+/** A fresh grant of a registered public client (a refresh authenticates the client, RFC 6749 §6). */
+async function refreshableGrant() {
+  const { client_id: clientId } = await registerClient(two.view, {}, freshAddress());
+  const upstreamToken = await two.sandbox.credential({});
+  return issueTestToken(two.view, { upstreamToken, clientId });
+}
+
+/** Whether a pair still works anywhere: its access token at /mcp, its refresh token at /token. */
+async function pairWorks(pair: { access_token: string; refresh_token: string }, clientId: string) {
+  const ping = await mcp(pair.access_token, { jsonrpc: '2.0', id: 1, method: 'ping' });
+  await ping.arrayBuffer();
+  const refresh = await oauthPost('/token', {
+    grant_type: 'refresh_token',
+    refresh_token: pair.refresh_token,
+    client_id: clientId,
+  });
+  return { mcp: ping.status, refresh: refresh.status };
 }
 
 describe('two instances behind a round-robin balancer, one PostgreSQL database', () => {
@@ -160,6 +190,62 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     expect(requests.filter((r) => r.method === 'POST' && r.path === '/api/iq/keyword_search')).toHaveLength(
       1,
     );
+  });
+
+  it('20 parallel refreshes of one refresh token over both instances: exactly two pairs (rotation and the grace extra), the rest reuse, which revokes the family', async () => {
+    const g = await refreshableGrant();
+    const servedBefore = two.proxy.served.length;
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        oauthPost('/token', {
+          grant_type: 'refresh_token',
+          refresh_token: g.refreshToken,
+          client_id: g.clientId,
+        }),
+      ),
+    );
+    expect(new Set(two.proxy.served.slice(servedBefore))).toEqual(new Set([0, 1]));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(2);
+    expect(new Set(ok.map((r) => r.body.refresh_token)).size).toBe(2);
+    const refused = results.filter((r) => r.status !== 200);
+    expect(refused.map((r) => [r.status, r.body.error])).toEqual(Array(18).fill([400, 'invalid_grant']));
+    // The reuse revoked the whole family: both new pairs, on either instance.
+    for (const pair of ok) {
+      expect(await pairWorks(pair.body as never, g.clientId)).toEqual({ mcp: 401, refresh: 400 });
+    }
+  });
+
+  it('refreshes racing revocations of their family over both instances: no error, and nothing of the family works afterwards', async () => {
+    const g = await refreshableGrant();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2
+          ? oauthPost('/revoke', { token: g.refreshToken, client_id: g.clientId })
+          : oauthPost('/token', {
+              grant_type: 'refresh_token',
+              refresh_token: g.refreshToken,
+              client_id: g.clientId,
+            }),
+      ),
+    );
+    const revokes = results.filter((_, i) => i % 2);
+    const refreshes = results.filter((_, i) => !(i % 2));
+    expect(revokes.map((r) => r.status)).toEqual(Array(10).fill(200));
+    for (const r of refreshes) {
+      expect(r.status === 200 || (r.status === 400 && r.body.error === 'invalid_grant')).toBe(true);
+    }
+    expect(refreshes.filter((r) => r.status === 200).length).toBeLessThanOrEqual(2);
+    // A pair minted before a revocation was revoked with the family; none was minted after one.
+    for (const r of refreshes.filter((r) => r.status === 200)) {
+      expect(await pairWorks(r.body as never, g.clientId)).toEqual({ mcp: 401, refresh: 400 });
+    }
+    expect(
+      await pairWorks({ access_token: g.accessToken, refresh_token: g.refreshToken }, g.clientId),
+    ).toEqual({
+      mcp: 401,
+      refresh: 400,
+    });
   });
 
   it('SIGKILL of one instance under load: no acknowledged token is lost, and the other keeps serving', async () => {

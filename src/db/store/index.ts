@@ -18,6 +18,7 @@ export {
   isUniqueViolation,
   isUnstorableText,
   scalar,
+  statementRows,
 } from './query.js';
 export { openSqliteStore } from './sqlite.js';
 export { TransactionEndedError, TransactionMisuseError } from './transaction-scope.js';
