@@ -138,6 +138,8 @@ export type ToolOutcome =
       ok: true;
       text: string;
       data: Record<string, unknown>;
+      /** `data` as JSON text (written once, for the size cap). */
+      json: string;
       links: NonNullable<ToolOutput['links']>;
       /** The data holds user-generated content (posts, profiles). */
       untrusted: boolean;
@@ -162,7 +164,7 @@ function composeText(out: ToolOutput, shaped: Shaped, maxBytes: number): string 
   if (truncation) parts.push(truncation);
   if (out.json) {
     if (out.untrusted) parts.push(UNTRUSTED_NOTICE);
-    parts.push(JSON.stringify(shaped.data));
+    parts.push(shaped.json);
   }
   return parts.join('\n\n');
 }
@@ -233,8 +235,8 @@ export async function executeIn(
   }
 
   // A legacy client's cancel arrives in another POST; the registry lets it reach this call.
-  const registered = deps.inflight.register(caller.grantId, env.requestId);
-  const signal = AbortSignal.any([env.signal, registered.signal]);
+  const registered = deps.inflight.register(caller.grantId, env.requestId, env.signal);
+  const signal = registered.signal;
   const creds = caller.upstream;
   let pass: PolicyPass | null = null;
   let status = 'error';
@@ -278,6 +280,7 @@ export async function executeIn(
       ok: true,
       text: composeText(out, shaped, deps.options.maxResultBytes),
       data: shaped.data,
+      json: shaped.json,
       links: out.links ?? [],
       untrusted: out.untrusted === true,
     };

@@ -149,12 +149,15 @@ function canonicalBlock(block: unknown): Record<string, unknown> | null {
 /**
  * The JSON-RPC response the SDK sends for `result`, as text: the result's blocks, structured content
  * and error flag in its schema's order, plus `resultType` and the server's identity on the 2026-07-28
- * era (its encode step). Null when the result has anything else, for the SDK to frame.
+ * era (its encode step), in JSON.stringify's own form; `structuredJson`, when given, is the structured
+ * content already written as JSON (the size cap wrote it). Null when the result has anything else, for
+ * the SDK to frame.
  */
 export function responseText(
   call: PlainCall,
   result: CallToolResult,
   serverInfo: { name: string; version: string },
+  structuredJson?: string,
 ): string | null {
   for (const key in result)
     if (key !== 'content' && key !== 'structuredContent' && key !== 'isError') return null;
@@ -165,20 +168,25 @@ export function responseText(
     if (!canonical) return null;
     content.push(canonical);
   }
-  const framed: Record<string, unknown> = { content };
-  if (result.structuredContent !== undefined) {
-    if (!isRecord(result.structuredContent)) return null;
-    framed.structuredContent = result.structuredContent;
+  let text = `{"result":{"content":${JSON.stringify(content)}`;
+  const structured = result.structuredContent;
+  if (structured !== undefined) {
+    if (!isRecord(structured)) return null;
+    text += `,"structuredContent":${structuredJson ?? JSON.stringify(structured)}`;
   }
   if (result.isError !== undefined) {
     if (typeof result.isError !== 'boolean') return null;
-    framed.isError = result.isError;
+    text += `,"isError":${result.isError}`;
   }
-  if (call.era === 'modern') {
-    framed.resultType = 'complete';
-    framed._meta = { [SERVER_INFO_META_KEY]: serverInfo };
-  }
-  return JSON.stringify({ result: framed, jsonrpc: '2.0', id: call.id });
+  if (call.era === 'modern')
+    text += `,"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo })}`;
+  return `${text}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
+}
+
+/** A call's result, and its structured content as JSON text when the size cap wrote it. */
+interface Ran {
+  result: CallToolResult;
+  structuredJson?: string;
 }
 
 export interface DirectCallsDeps {
@@ -232,12 +240,12 @@ export class DirectCalls {
     target: DirectTarget,
   ): Promise<Response> {
     const progress: Array<[number, string]> = [];
-    const result = await this.run(call, request.signal, authInfo, target, progress);
+    const ran = await this.run(call, request.signal, authInfo, target, progress);
     // The SDK's exchange closes with the request and answers 499 (createMcpHandler).
     if (request.signal.aborted) return new Response(null, { status: 499 });
-    const text = progress.length === 0 ? await this.framed(call, result, target) : null;
+    const text = progress.length === 0 ? await this.framed(call, ran, target) : null;
     if (text !== null) return jsonResponse(text);
-    return this.replay(request, authInfo, parsedBody, target, call, result, progress);
+    return this.replay(request, authInfo, parsedBody, target, call, ran.result, progress);
   }
 
   private events(
@@ -255,12 +263,20 @@ export class DirectCalls {
     const progress: Array<[number, string]> = [];
     const answer = async () => {
       try {
-        const result = await this.run(call, controller.signal, authInfo, target, progress);
+        const ran = await this.run(call, controller.signal, authInfo, target, progress);
         if (!out.isOpen) return;
-        const text = progress.length === 0 ? await this.framed(call, result, target) : null;
+        const text = progress.length === 0 ? await this.framed(call, ran, target) : null;
         if (text !== null) out.write(messageFrame(text));
         else {
-          const response = await this.replay(request, authInfo, parsedBody, target, call, result, progress);
+          const response = await this.replay(
+            request,
+            authInfo,
+            parsedBody,
+            target,
+            call,
+            ran.result,
+            progress,
+          );
           if (/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? ''))
             await readFrames(response.body, (frame) => out.write(frame));
           else out.write(messageFrame(await response.text()));
@@ -283,8 +299,8 @@ export class DirectCalls {
     authInfo: AuthInfo,
     target: DirectTarget,
     progress: Array<[number, string]>,
-  ): Promise<CallToolResult> {
-    if (target.refusal) return target.refusal;
+  ): Promise<Ran> {
+    if (target.refusal) return { result: target.refusal };
     const env: CallEnv = {
       caller: (authInfo.extra as { caller?: CallEnv['caller'] } | undefined)?.caller,
       requestId: call.id,
@@ -292,20 +308,20 @@ export class DirectCalls {
       notify: call.progressToken === undefined ? null : (p, message) => progress.push([p, message]),
       signal,
     };
-    return toCallToolResult(await executeIn(target.def, call.args, env, this.deps.catalog));
+    const outcome = await executeIn(target.def, call.args, env, this.deps.catalog);
+    return outcome.ok
+      ? { result: toCallToolResult(outcome), structuredJson: outcome.json }
+      : { result: toCallToolResult(outcome) };
   }
 
   /** The answer's text, when the result passes the tool's output schema (else the SDK answers). */
-  private async framed(
-    call: PlainCall,
-    result: CallToolResult,
-    target: DirectTarget,
-  ): Promise<string | null> {
+  private async framed(call: PlainCall, ran: Ran, target: DirectTarget): Promise<string | null> {
+    const { result } = ran;
     if (!result.isError && result.structuredContent !== undefined) {
       const checked = await target.tool.config.outputSchema['~standard'].validate(result.structuredContent);
       if (checked.issues) return null;
     }
-    return responseText(call, result, this.deps.serverInfo);
+    return responseText(call, result, this.deps.serverInfo, ran.structuredJson);
   }
 
   /** The SDK answers the same request from the finished result (and the progress it reported). */

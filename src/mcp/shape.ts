@@ -17,6 +17,8 @@ export interface Shaped {
   data: Record<string, unknown>;
   truncated: Truncation[];
   bytes: number;
+  /** `data` as JSON text: measured for the cap, so the answer need not serialize it again. */
+  json: string;
 }
 
 const MAX_ROUNDS = 60;
@@ -26,8 +28,9 @@ export function capResult(
   maxBytes: number,
   restOf?: (trimmed: Truncation) => string | null,
 ): Shaped {
-  let bytes = jsonBytes(input);
-  if (bytes <= maxBytes) return { data: input, truncated: [], bytes };
+  let json = jsonText(input);
+  let bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes <= maxBytes) return { data: input, truncated: [], bytes, json };
   // Work on a copy so upstream objects are never mutated.
   const data = structuredClone(input);
   const report = new Map<string, Truncation>();
@@ -53,11 +56,12 @@ export function capResult(
     }
     // The report is part of the result: it counts against the cap too.
     data._truncated = withRest([...report.values()], restOf);
-    bytes = jsonBytes(data);
+    bytes = Buffer.byteLength(jsonText(data), 'utf8');
   }
   const truncated = withRest([...report.values()], restOf);
   data._truncated = truncated;
-  return { data, truncated, bytes: jsonBytes(data) };
+  json = jsonText(data);
+  return { data, truncated, bytes: Buffer.byteLength(json, 'utf8'), json };
 }
 
 function withRest(report: Truncation[], restOf?: (trimmed: Truncation) => string | null): Truncation[] {
@@ -79,8 +83,8 @@ export function describeTruncation(truncated: Truncation[], maxBytes: number): s
   return `Result truncated to fit ${Math.round(maxBytes / 1000)} KB (${parts.join('; ')}).`;
 }
 
-function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+function jsonText(value: unknown): string {
+  return JSON.stringify(value) ?? '';
 }
 
 interface Candidate {
