@@ -31,9 +31,10 @@ const ONCE = [
   'tests/web/snippets.test.ts',
   'tests/reliability/crash-safety.test.ts',
   // SQLite and PostgreSQL by nature, whatever the project: two instances on one PostgreSQL database,
-  // and the copy from a SQLite file into PostgreSQL.
+  // PostgreSQL out of reach, and the copy from a SQLite file into PostgreSQL.
   'tests/reliability/two-instances.test.ts',
   'tests/reliability/two-instances-oauth.test.ts',
+  'tests/reliability/database-outage.test.ts',
   'tests/cli/copy.test.ts',
   'tests/cli/copy-live.test.ts',
 ];

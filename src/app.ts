@@ -45,6 +45,28 @@ export interface App {
   close(): Promise<void>;
 }
 
+/**
+ * How long /readyz waits for the database before answering 503: below the deploy's check timeout
+ * (fly.toml: 3 s), so the check gets an answer rather than a timeout, and a partition (a connection
+ * attempt left unanswered until postgres.js gives up after 30 s) reads as not ready, not as slow.
+ */
+export const READY_TIMEOUT_MS = 2_000;
+
+/** Whether the database answers a query within `ms`: true, 'timeout', or the error it gave. */
+async function databaseAnswers(db: OpenStore, ms: number): Promise<true | 'timeout' | unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    return await Promise.race([scalar(db, sql`SELECT 1`).then(() => true as const), deadline]);
+  } catch (error) {
+    return error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The composition root: the only place that knows every part. */
 export function createApp(deps: AppDeps): App {
   const { config, db, logger } = deps;
@@ -72,15 +94,25 @@ export function createApp(deps: AppDeps): App {
 
   app.use(sessionMiddleware({ db, config }));
 
+  // Liveness and readiness (README, "Deploying"): /healthz says the process serves HTTP and never
+  // looks at the database, so nothing that restarts on it restarts an instance for a database blip;
+  // /readyz says the database answers, so a balancer sends nothing to an instance that cannot reach it
+  // (fly.toml's service check).
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
-    try {
-      await scalar(db, sql`SELECT 1`);
-      return c.json({ status: 'ready' });
-    } catch (error) {
-      c.get('log').error({ err: error }, 'database not ready');
-      return jsonError(c, 503, 'not_ready', 'The database does not answer.');
+    const answer = await databaseAnswers(db, READY_TIMEOUT_MS);
+    if (answer === true) return c.json({ status: 'ready' });
+    if (answer === 'timeout') {
+      c.get('log').error({ timeoutMs: READY_TIMEOUT_MS }, 'database not ready: no answer');
+      return jsonError(
+        c,
+        503,
+        'not_ready',
+        `The database did not answer within ${READY_TIMEOUT_MS / 1000} s.`,
+      );
     }
+    c.get('log').error({ err: answer }, 'database not ready');
+    return jsonError(c, 503, 'not_ready', 'The database does not answer.');
   });
 
   const oauthDeps = {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { READY_TIMEOUT_MS } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ROOT } from '../helpers/process.js';
 
@@ -43,11 +44,22 @@ describe('Dockerfile', () => {
 });
 
 describe('fly.toml', () => {
-  it('points at the same port and health route', () => {
+  it('points at the same port', () => {
     expect(fly).toMatch(new RegExp(`internal_port = ${defaultPort}\\b`));
     expect(fly).toMatch(/force_https = true/);
-    expect(fly).toMatch(/path = "\/healthz"/);
     expect(fly).toMatch(/NODE_ENV = "production"/);
+  });
+
+  it('routes only to machines whose database answers: the service check is /readyz, and its timeout outlasts the route’s own deadline', () => {
+    // tests/reliability/database-outage.test.ts: what /readyz and /healthz answer with the database down.
+    const checks = [...fly.matchAll(/\[\[http_service\.checks\]\]([^[]*)/g)].map((m) => m[1] ?? '');
+    expect(checks).toHaveLength(1);
+    const check = checks[0] as string;
+    expect(check).toMatch(/path = "\/readyz"/);
+    const timeoutS = Number(/timeout = "(\d+)s"/.exec(check)?.[1]);
+    expect(timeoutS * 1000).toBeGreaterThan(READY_TIMEOUT_MS);
+    // Top-level [checks] do not steer Fly's proxy: the one check that matters is the service's.
+    expect(fly).not.toMatch(/^\[checks\]/m);
   });
 
   it('runs two or more machines on PostgreSQL, deployed one at a time', () => {
