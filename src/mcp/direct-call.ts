@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { CallEnv } from './call-env.js';
 import { progressNotification } from './call-env.js';
 import { type CatalogDeps, type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
+import { compileOutputCheck, type OutputCheck } from './output-check.js';
 import { messageFrame, readFrames, SseOut } from './sse-out.js';
 import type { TimerWheel } from './timer-wheel.js';
 import type { ToolDef } from './tools/types.js';
@@ -219,6 +220,9 @@ export interface DirectTarget {
  * tests/mcp/direct-wire.test.ts compares both paths byte for byte.
  */
 export class DirectCalls {
+  /** Each tool's output schema as a plain check (./output-check.ts), compiled on first use. */
+  private readonly checks = new Map<string, OutputCheck | null>();
+
   constructor(readonly deps: DirectCallsDeps) {}
 
   serve(
@@ -317,11 +321,26 @@ export class DirectCalls {
   /** The answer's text, when the result passes the tool's output schema (else the SDK answers). */
   private async framed(call: PlainCall, ran: Ran, target: DirectTarget): Promise<string | null> {
     const { result } = ran;
-    if (!result.isError && result.structuredContent !== undefined) {
+    if (
+      !result.isError &&
+      result.structuredContent !== undefined &&
+      !this.passes(target, result.structuredContent)
+    ) {
       const checked = await target.tool.config.outputSchema['~standard'].validate(result.structuredContent);
       if (checked.issues) return null;
     }
     return responseText(call, result, this.deps.serverInfo, ran.structuredJson);
+  }
+
+  /** Whether the tool's compiled output check accepts `value` (no check: zod decides). */
+  private passes(target: DirectTarget, value: unknown): boolean {
+    const { name, output } = target.def;
+    let check = this.checks.get(name);
+    if (check === undefined) {
+      check = compileOutputCheck(output);
+      this.checks.set(name, check);
+    }
+    return check?.(value) === true;
   }
 
   /** The SDK answers the same request from the finished result (and the progress it reported). */

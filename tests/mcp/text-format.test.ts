@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clip } from '../../src/mcp/results/fence.js';
-import { num } from '../../src/mcp/results/format.js';
+import { dropNulls, isRecord, num } from '../../src/mcp/results/format.js';
 
 /**
  * The result writers' hot helpers take shortcuts (issue 18); these hold them to what they replaced:
  * `num` to Intl's en-US output, `clip` to collapsing all whitespace, defusing the fence's tags,
- * trimming and cutting at `max` code points, for any text.
+ * trimming and cutting at `max` code points, for any text; `dropNulls` to a full copy without nulls.
  */
 const INTEGER = new Intl.NumberFormat('en-US');
 const DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
@@ -67,5 +67,40 @@ describe('clip', () => {
       { numRuns: 5_000 },
     );
     for (const value of [undefined, null, 42, true, { a: 1 }]) expect(clip(value)).toBe(clipInFull(value));
+  });
+});
+
+function dropNullsByCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNullsByCopy);
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = dropNullsByCopy(v);
+  return out;
+}
+
+describe('dropNulls', () => {
+  it('gives what a full copy without nulls gives, and leaves its input as it was', () => {
+    const json = fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+    const values = fc.oneof(
+      json,
+      fc.anything({ withNullPrototype: false }),
+      fc.constant(JSON.parse('{"__proto__":{"a":null},"b":[null,{"c":null}]}')),
+    );
+    fc.assert(
+      fc.property(values, (value) => {
+        const before = JSON.stringify(value);
+        const kept = dropNulls(value);
+        expect(JSON.stringify(kept)).toBe(JSON.stringify(dropNullsByCopy(value)));
+        expect(kept).toEqual(dropNullsByCopy(value));
+        expect(JSON.stringify(value)).toBe(before);
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('shares what has no null in it', () => {
+    const posts = [{ text: 'a' }, { text: 'b' }];
+    const kept = dropNulls({ posts, gone: null }) as { posts: unknown };
+    expect(kept.posts).toBe(posts);
   });
 });

@@ -72,9 +72,35 @@ export function plural(n: number, word: string, many = `${word}s`): string {
  * value out instead of sending null, so output schemas say "optional" and never `[X, "null"]`.
  */
 export function dropNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropNulls);
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const kept = dropNulls(item);
+      if (out === null && kept !== item) out = value.slice(0, i);
+      out?.push(kept);
+    }
+    return out ?? value;
+  }
   if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== null && v !== undefined) out[k] = dropNulls(v);
-  return out;
+  // Copied only from the first key that changes: a subtree without nulls is shared, not rebuilt (a
+  // result is mostly such subtrees; nothing writes to a result once built, and the size cap trims a clone).
+  const keys = Object.keys(value);
+  let out: Record<string, unknown> | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    const v = value[k];
+    const kept = v === null || v === undefined ? DROPPED : dropNulls(v);
+    if (out === null && (kept !== v || k === '__proto__')) {
+      out = {};
+      for (let j = 0; j < i; j++) {
+        const before = keys[j] as string;
+        out[before] = value[before];
+      }
+    }
+    if (out !== null && kept !== DROPPED) out[k] = kept;
+  }
+  return out ?? value;
 }
+
+const DROPPED = Symbol('dropped');
