@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import type { Config } from '../config.js';
 import type { AppEnv } from '../http/env.js';
+import { anyOriginCors } from './cors.js';
 import { SCOPES } from './scopes.js';
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
@@ -55,7 +55,7 @@ export function metadataRoutes(config: Config) {
   const app = new Hono<AppEnv>();
   const as = authorizationServerMetadata(config);
   const prm = protectedResourceMetadata(config);
-  const publicCors = cors({ origin: '*', allowMethods: ['GET'], maxAge: 86_400 });
+  const publicCors = anyOriginCors({ methods: ['GET'], maxAgeSeconds: 86_400 });
   const cache = { 'Cache-Control': 'public, max-age=3600' };
 
   app.use('/.well-known/*', publicCors);

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import { SharedRateLimiter } from '../accounts/rate-limits.js';
 import { clientIp } from '../http/client-ip.js';
 import type { AppEnv } from '../http/env.js';
 import { metrics } from '../metrics/index.js';
 import { clientMetadataSchema, describeMetadataError } from './clients/metadata-schema.js';
 import { registerDynamicClient } from './clients/repository.js';
+import { anyOriginCors } from './cors.js';
 import type { OAuthDeps } from './deps.js';
 import { OAuthError, refuse } from './errors.js';
 
@@ -23,7 +23,7 @@ const MAX_METADATA_BYTES = 16 * 1024;
 export function registerRoutes(deps: OAuthDeps) {
   const app = new Hono<AppEnv>();
   const limiter = new SharedRateLimiter(deps.db, deps.config, 'registrationsPerIp', REGISTRATIONS_PER_IP);
-  app.use('/register', cors({ origin: '*', allowMethods: ['POST'], allowHeaders: ['Content-Type'] }));
+  app.use('/register', anyOriginCors({ methods: ['POST'], headers: ['Content-Type'] }));
   app.post('/register', async (c) => {
     const decision = await limiter.hit(clientIp(c, deps.config));
     if (!decision.allowed) {

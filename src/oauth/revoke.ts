@@ -1,10 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import { first, grantSubject } from '../db/store/index.js';
 import type { AppEnv } from '../http/env.js';
 import { hashToken } from '../security/tokens.js';
 import { authenticateClient } from './client-auth.js';
+import { anyOriginCors } from './cors.js';
 import { clientLookup, type OAuthDeps } from './deps.js';
 import { refuse } from './errors.js';
 import { readForm, required } from './form.js';
@@ -18,10 +18,7 @@ import { revokeFamily } from './grants.js';
  */
 export function revokeRoutes(deps: OAuthDeps) {
   const app = new Hono<AppEnv>();
-  app.use(
-    '/revoke',
-    cors({ origin: '*', allowMethods: ['POST'], allowHeaders: ['Content-Type', 'Authorization'] }),
-  );
+  app.use('/revoke', anyOriginCors({ methods: ['POST'], headers: ['Content-Type', 'Authorization'] }));
   app.post('/revoke', async (c) => {
     try {
       const form = await readForm(c);

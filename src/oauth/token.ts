@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import type { AppEnv } from '../http/env.js';
 import { metrics } from '../metrics/index.js';
 import { authenticateClient } from './client-auth.js';
 import { touchClient } from './clients/repository.js';
 import type { OAuthClient } from './clients/types.js';
+import { anyOriginCors } from './cors.js';
 import { clientLookup, type OAuthDeps, sameResource } from './deps.js';
 import { OAuthError, refuse } from './errors.js';
 import { readForm, required } from './form.js';
@@ -17,10 +17,7 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 /** POST /token (RFC 6749 §3.2, §4.1.3, §6; OAuth 2.1 §4.1.3, §4.3). */
 export function tokenRoutes(deps: OAuthDeps) {
   const app = new Hono<AppEnv>();
-  app.use(
-    '/token',
-    cors({ origin: '*', allowMethods: ['POST'], allowHeaders: ['Content-Type', 'Authorization'] }),
-  );
+  app.use('/token', anyOriginCors({ methods: ['POST'], headers: ['Content-Type', 'Authorization'] }));
   app.post('/token', async (c) => {
     try {
       const form = await readForm(c);
