@@ -9,7 +9,8 @@
  * The machine is shared and its speed drifts by tens of percent over minutes, so figures of two builds
  * measured minutes apart cannot be compared; here every round measures both, alternating which goes
  * first, and the table gives medians over rounds and the after ÷ before ratio of each round's pair.
- * COMPARE_ROUNDS (default 5) and COMPARE_SECONDS (default 3) set the effort.
+ * COMPARE_ROUNDS (default 5) and COMPARE_SECONDS (default 3) set the effort; COMPARE_ONLY (below)
+ * measures fewer figures, so more rounds fit in the same minutes.
  *
  * COMPARE_DATABASE=postgres runs both gateways on a throw-away PostgreSQL cluster on loopback (the
  * test settings: fsync off), each on its own copy of one database, and adds per request what the
@@ -37,6 +38,9 @@ import { type BenchData, setupDatabase } from './setup.js';
 const rounds = Number(process.env.COMPARE_ROUNDS ?? 5);
 const seconds = Number(process.env.COMPARE_SECONDS ?? 3);
 const onPostgres = process.env.COMPARE_DATABASE === 'postgres';
+/** COMPARE_ONLY=refresh (or tools-list, proxy; comma-separated): only those figures, more rounds per minute. */
+const only = process.env.COMPARE_ONLY?.split(',').map((s) => s.trim());
+const wanted = (figure: 'tools-list' | 'proxy' | 'refresh') => !only || only.includes(figure);
 const log = (message: string) => process.stderr.write(`[compare] ${message}\n`);
 
 interface Side {
@@ -91,13 +95,34 @@ async function measure(side: Side, sandbox: Sandbox, upstreamToken: string, requ
     return result;
   };
   const common = { connections: 16, duration: seconds, url: mcpUrl, method: 'POST' as const };
-  const compressed = await onCluster('tools/list, gzip', () =>
-    cpuPerRequest(pid, () => load({ ...common, ...requests.legacy })),
-  );
-  add('tools/list, client accepts gzip: CPU µs/request', compressed.cpuUsPerRequest);
-  const identity = await cpuPerRequest(pid, () => load({ ...common, ...identityOnly(requests.legacy) }));
-  add('tools/list, identity: CPU µs/request', identity.cpuUsPerRequest);
+  if (wanted('tools-list')) {
+    const compressed = await onCluster('tools/list, gzip', () =>
+      cpuPerRequest(pid, () => load({ ...common, ...requests.legacy })),
+    );
+    add('tools/list, client accepts gzip: CPU µs/request', compressed.cpuUsPerRequest);
+    const identity = await cpuPerRequest(pid, () => load({ ...common, ...identityOnly(requests.legacy) }));
+    add('tools/list, identity: CPU µs/request', identity.cpuUsPerRequest);
+  }
+  if (wanted('proxy')) await measureProxied(side, sandbox, upstreamToken, requests, add, onCluster);
+  if (wanted('refresh')) {
+    const token = await onCluster('refresh grant', () =>
+      tokenRound(side.gateway.url, side.data.clientId, side.data.refreshPool, seconds, pid),
+    );
+    add('refresh grant: CPU µs/request', token.cpuUs);
+    add('refresh grants /s (16 chains)', token.rps);
+  }
+}
 
+async function measureProxied(
+  side: Side,
+  sandbox: Sandbox,
+  upstreamToken: string,
+  requests: CapturedRequests,
+  add: (name: string, value: number) => void,
+  onCluster: <T extends { requests: number }>(figure: string, run: () => Promise<T>) => Promise<T>,
+) {
+  const pid = side.gateway.proc.pid;
+  const mcpUrl = `${side.gateway.url}/mcp`;
   const searchId = Number(/"search_id":\s*(\d+)/.exec(requests.toolsCall.body)?.[1] ?? Number.NaN);
   const direct = await latency({
     url: `${sandbox.searchUrl}/api/iq/keyword_search/${searchId}`,
@@ -113,12 +138,6 @@ async function measure(side: Side, sandbox: Sandbox, upstreamToken: string, requ
   add('proxied GET: CPU µs/request', proxied.cpuUsPerRequest);
   add('proxied GET: p50 over direct, ms', proxied.p50 - direct.p50);
   add('proxied GET: p99 over direct, ms', proxied.p99 - direct.p99);
-
-  const token = await onCluster('refresh grant', () =>
-    tokenRound(side.gateway.url, side.data.clientId, side.data.refreshPool, seconds, pid),
-  );
-  add('refresh grant: CPU µs/request', token.cpuUs);
-  add('refresh grants /s (16 chains)', token.rps);
 }
 
 async function main() {
@@ -185,13 +204,15 @@ async function main() {
 
     for (let r = 0; r <= rounds; r++) {
       log(`round ${r}${r === 0 ? ' (warm-up, not counted)' : ''}`);
-      const floor = await floorRound(
-        { url: baseline.url, pid: baseline.proc.pid },
-        upstreamGet,
-        captured.toolsCall,
-        seconds,
-      );
-      if (r > 0) floors.push(floor);
+      if (wanted('proxy')) {
+        const floor = await floorRound(
+          { url: baseline.url, pid: baseline.proc.pid },
+          upstreamGet,
+          captured.toolsCall,
+          seconds,
+        );
+        if (r > 0) floors.push(floor);
+      }
       const order = r % 2 ? [after, before] : [before, after];
       for (const side of order) {
         const probe: Side = r === 0 ? { ...side, samples: new Map() } : side;
@@ -202,7 +223,7 @@ async function main() {
     await baseline.proc.stop();
     await sandbox.proc.stop();
     // Ratios within a round: each side's proxied GET over that round's bare route and floor.
-    for (const side of sides) {
+    for (const side of floors.length ? sides : []) {
       const cpu = side.samples.get('proxied GET: CPU µs/request') ?? [];
       const each = (f: (s: FloorSample) => number) => cpu.map((x, i) => x / f(floors[i] as FloorSample));
       side.samples.set(
@@ -249,7 +270,7 @@ async function main() {
       met: null,
     }));
     process.stdout.write(
-      `\n${table(shown)}\n\n${table(referenceRows)}\n` +
+      `\n${table(shown)}\n${floors.length ? `\n${table(referenceRows)}\n` : ''}` +
         `\nbefore: ${dirs.before}\nafter:  ${dirs.after}\n${rounds} rounds of ${seconds} s` +
         ` on ${onPostgres ? 'PostgreSQL' : 'SQLite'}\n`,
     );

@@ -2,10 +2,11 @@
  * `npx tsx bench/profile-token.ts`: the gateway under `node --cpu-prof` while 16 refresh-token rotation
  * chains (bench/figures/token.ts) run for PROFILE_SECONDS (default 10); prints the functions with the
  * most self time, grouped by package or source file. PROFILE_DATABASE=postgres runs the gateway on a
- * throw-away PostgreSQL cluster instead of the SQLite file. For finding per-request work, not for
- * figures (the profiler slows everything down).
+ * throw-away PostgreSQL cluster instead of the SQLite file; PROFILE_OUT=<file> keeps the raw profile
+ * (for Chrome DevTools, or a look at who calls what). For finding per-request work, not for figures
+ * (the profiler slows everything down).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -51,6 +52,9 @@ async function main() {
     await gateway.proc.stop(10_000);
     await sandbox.proc.stop();
     process.stdout.write(summarizeProfile(profiled, r.requests));
+    const out = process.env.PROFILE_OUT;
+    const file = readdirSync(profiled).find((f) => f.endsWith('.cpuprofile'));
+    if (out && file) copyFileSync(join(profiled, file), out);
   } finally {
     cluster?.stop();
     rmSync(work, { recursive: true, force: true });
