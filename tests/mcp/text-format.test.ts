@@ -2,11 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clip } from '../../src/mcp/results/fence.js';
 import { dropNulls, isRecord, num } from '../../src/mcp/results/format.js';
+import { fromCompact, topByInteractions, topCompactPosts } from '../../src/mcp/results/posts.js';
 
 /**
  * The result writers' hot helpers take shortcuts (issue 18); these hold them to what they replaced:
  * `num` to Intl's en-US output, `clip` to collapsing all whitespace, defusing the fence's tags,
- * trimming and cutting at `max` code points, for any text; `dropNulls` to a full copy without nulls.
+ * trimming and cutting at `max` code points, for any text; `dropNulls` to a full copy without nulls;
+ * the top compact posts to the top of all of them summarized.
  */
 const INTEGER = new Intl.NumberFormat('en-US');
 const DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
@@ -102,5 +104,37 @@ describe('dropNulls', () => {
     const posts = [{ text: 'a' }, { text: 'b' }];
     const kept = dropNulls({ posts, gone: null }) as { posts: unknown };
     expect(kept.posts).toBe(posts);
+  });
+});
+
+describe('topCompactPosts', () => {
+  it('picks what topByInteractions picks from every post summarized, for any posts per platform', () => {
+    const interactions = fc.oneof(
+      fc.integer({ min: -5, max: 50 }),
+      fc.constantFrom('12', ' 7 ', 'x', null, undefined),
+    );
+    const post = fc.oneof(
+      {
+        arbitrary: fc.record({ d: fc.string(), n: fc.string(), i: interactions }, { requiredKeys: ['d'] }),
+        weight: 8,
+      },
+      { arbitrary: fc.anything(), weight: 1 },
+    );
+    const map = fc.dictionary(
+      fc.constantFrom('twitter', 'reddit', 'youtube', 'bluesky', 'x', '__proto__'),
+      fc.oneof(
+        { arbitrary: fc.array(post, { maxLength: 30 }), weight: 9 },
+        { arbitrary: fc.anything(), weight: 1 },
+      ),
+    );
+    fc.assert(
+      fc.property(map, fc.integer({ min: 0, max: 15 }), (byPlatform, n) => {
+        const all = Object.entries(byPlatform).flatMap(([platform, list]) =>
+          Array.isArray(list) ? list.map((p) => fromCompact(platform, p)) : [],
+        );
+        expect(topCompactPosts(byPlatform, n)).toEqual(topByInteractions(all, n));
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });

@@ -93,6 +93,30 @@ export function topByInteractions(posts: readonly PostSummary[], n: number): Pos
   return top;
 }
 
+/**
+ * The top `n` of a search's compact posts, given per platform (`{twitter: [post…], …}`): the posts
+ * topByInteractions would pick from all of them as summaries, with only the picked ones summarized (a
+ * search has up to hundreds of posts per platform; a summary shows ten).
+ */
+export function topCompactPosts(byPlatform: Record<string, unknown>, n: number): PostSummary[] {
+  const queues: Array<{ platform: string; list: unknown[]; order: number[] }> = [];
+  for (const [platform, list] of Object.entries(byPlatform)) {
+    if (!Array.isArray(list) || list.length === 0) continue;
+    const keys = list.map((post) => (isRecord(post) ? numberOf(post.i) : undefined) ?? -1);
+    const order = keys.map((_, i) => i).sort((a, b) => (keys[b] as number) - (keys[a] as number) || a - b);
+    queues.push({ platform, list, order });
+  }
+  queues.sort((a, b) => b.list.length - a.list.length);
+  const top: PostSummary[] = [];
+  for (let round = 0; top.length < n && queues.some((q) => q.list.length > round); round++) {
+    for (const queue of queues) {
+      const index = queue.order[round];
+      if (index !== undefined && top.length < n) top.push(fromCompact(queue.platform, queue.list[index]));
+    }
+  }
+  return top;
+}
+
 /** What a post line leaves out because every line would repeat it (a user search's own account). */
 export interface LineContext {
   platform?: string;

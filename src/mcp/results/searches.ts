@@ -6,7 +6,7 @@ import { counts, isRecord, num, percentOf, withoutNulls } from './format.js';
 import { link, postsUri, searchUri, topicTreeUri } from './links.js';
 import type { ResultOutput as ToolOutput } from './output.js';
 import { type Detail, POSTS_LIMIT_DEFAULT } from './output.js';
-import { fromCompact, type PostSummary, postLine, topByInteractions } from './posts.js';
+import { fromCompact, type PostSummary, postLine, topByInteractions, topCompactPosts } from './posts.js';
 import { userProfileLines } from './user-profile.js';
 
 /**
@@ -60,11 +60,23 @@ function headline(view: SearchView): string {
   return `${TOOLS[kind].label} ${record.id} ${what}: ${state}.`;
 }
 
-function compactPosts(map: unknown): PostSummary[] {
-  if (!isRecord(map)) return [];
-  return Object.entries(map).flatMap(([platform, list]) =>
-    Array.isArray(list) ? list.map((p) => fromCompact(platform, p)) : [],
-  );
+/** Posts to pick the top ones from: how many there are, and the top `n` of them. */
+interface Candidates {
+  total: number;
+  top(n: number): PostSummary[];
+}
+
+const listed = (posts: PostSummary[]): Candidates => ({
+  total: posts.length,
+  top: (n) => topByInteractions(posts, n),
+});
+
+/** A search's compact posts per platform, summarized only once picked (posts.ts: topCompactPosts). */
+function compactPosts(map: unknown): Candidates {
+  if (!isRecord(map)) return listed([]);
+  let total = 0;
+  for (const list of Object.values(map)) if (Array.isArray(list)) total += list.length;
+  return { total, top: (n) => topCompactPosts(map, n) };
 }
 
 function previewPosts(record: SearchDetails): PostSummary[] {
@@ -120,7 +132,7 @@ function summaryOutput(view: SearchView): ToolOutput {
     }),
   };
 
-  let posts: PostSummary[] = [];
+  let posts = listed([]);
   let postsLabel = 'posts';
   if (results && kind === 'keyword') {
     const { posts: _posts, ...analysis } = results;
@@ -145,12 +157,12 @@ function summaryOutput(view: SearchView): ToolOutput {
         : 'No profile analytics (they exist for twitter accounts only).',
     );
   }
-  if (view.posts) posts = view.posts;
-  if (!view.completed && posts.length === 0) {
-    posts = previewPosts(record);
+  if (view.posts) posts = listed(view.posts);
+  if (!view.completed && posts.total === 0) {
+    posts = listed(previewPosts(record));
     postsLabel = 'preview posts';
   }
-  const top = topByInteractions(posts, view.top);
+  const top = posts.top(view.top);
   // A user search's posts are all the account's own, on one platform: the lines need not repeat it.
   const known =
     kind === 'user' && record.platform
@@ -158,7 +170,7 @@ function summaryOutput(view: SearchView): ToolOutput {
       : {};
   if (top.length) {
     untrusted.unshift(
-      `Top ${top.length} of ${num(posts.length)} ${postsLabel} by interactions:`,
+      `Top ${top.length} of ${num(posts.total)} ${postsLabel} by interactions:`,
       ...top.map((p, i) => postLine(p, i + 1, known)),
     );
   }
