@@ -55,6 +55,47 @@ const isId = (value: unknown): value is string | number =>
 /** RFC 9110 §5.6.3 optional whitespace trimmed, as the SDK reads its standard headers. */
 const withoutOws = (value: string | null) => (value === null ? null : value.replace(/^[ \t]+|[ \t]+$/g, ''));
 
+/** The SDK classifier's verdicts on the calls plainToolCall lets through, by what they depend on. */
+const verdicts = new Map<string, 'modern' | 'legacy' | null>();
+const VERDICTS_KEPT = 1_000;
+
+/**
+ * The era the SDK's own classifier (classifyInboundRequest) gives a tools/call of the shape
+ * plainToolCall checks: 'modern' for a 2026-07-28 request of a revision this SDK serves, 'legacy' for a
+ * 2025-era request without a claim, null for anything else (a rejection, another route). For such a
+ * body its verdict depends only on the standard headers and the envelope: the JSON-RPC shape, the id,
+ * the arguments and a (valid) progress token it checks are the same for all of them. So it is asked once
+ * per distinct (headers, envelope), with a body of that shape, and remembered: a client sends the same
+ * envelope with every call, and classifying costs zod parses (two of them failing) each time.
+ */
+function eraOf(
+  versionHeader: string | null,
+  methodHeader: string | null,
+  envelope: Record<string, unknown> | null,
+): 'modern' | 'legacy' | null {
+  const key = JSON.stringify([versionHeader, methodHeader, envelope]);
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    body: {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'tools/call',
+      params: envelope === null ? { name: 'tool' } : { name: 'tool', _meta: envelope },
+    },
+    ...(versionHeader === null ? {} : { protocolVersionHeader: versionHeader }),
+    ...(methodHeader === null ? {} : { mcpMethodHeader: methodHeader }),
+  });
+  let verdict: 'modern' | 'legacy' | null = null;
+  if (route.kind === 'modern' && route.messageKind === 'request')
+    verdict = route.classification.revision === MODERN_REVISION ? 'modern' : null;
+  else if (route.kind === 'legacy' && route.reason === 'no-claim') verdict = 'legacy';
+  if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+  verdicts.set(key, verdict);
+  return verdict;
+}
+
 /**
  * A single tools/call of a known tool that the SDK would serve like any other, with nothing the direct
  * path does not reproduce: a JSON-RPC request with `name`, `arguments` (an object) and `_meta` (the
@@ -73,7 +114,7 @@ export function plainToolCall(request: Request, body: unknown, name: string): Pl
   for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return null;
   if (params.arguments !== undefined && !isRecord(params.arguments)) return null;
   let progressToken: string | number | undefined;
-  let enveloped = false;
+  let envelope: Record<string, unknown> | null = null;
   if (params._meta !== undefined) {
     const meta = params._meta;
     if (!isRecord(meta)) return null;
@@ -81,8 +122,10 @@ export function plainToolCall(request: Request, body: unknown, name: string): Pl
       if (key === 'progressToken') {
         if (!isId(meta.progressToken)) return null;
         progressToken = meta.progressToken;
-      } else if (ENVELOPE_KEYS.has(key)) enveloped = true;
-      else return null;
+      } else if (ENVELOPE_KEYS.has(key)) {
+        envelope ??= {};
+        envelope[key] = meta[key];
+      } else return null;
     }
   }
   const headers = request.headers;
@@ -90,25 +133,17 @@ export function plainToolCall(request: Request, body: unknown, name: string): Pl
   const versionHeader = withoutOws(headers.get('mcp-protocol-version'));
   const methodHeader = withoutOws(headers.get('mcp-method'));
   const nameHeader = withoutOws(headers.get('mcp-name'));
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    body,
-    ...(versionHeader === null ? {} : { protocolVersionHeader: versionHeader }),
-    ...(methodHeader === null ? {} : { mcpMethodHeader: methodHeader }),
-    ...(nameHeader === null ? {} : { mcpNameHeader: nameHeader }),
-  });
+  const route = eraOf(versionHeader, methodHeader, envelope);
   const base = { id: body.id, args: params.arguments, progressToken };
-  if (route.kind === 'modern') {
+  if (route === 'modern') {
     const ok =
-      enveloped &&
-      route.messageKind === 'request' &&
-      route.classification.revision === MODERN_REVISION &&
+      envelope !== null &&
       versionHeader === MODERN_REVISION &&
       methodHeader === 'tools/call' &&
       nameHeader === name;
     return ok ? { era: 'modern', ...base } : null;
   }
-  if (route.kind !== 'legacy' || route.reason !== 'no-claim' || enveloped) return null;
+  if (route !== 'legacy' || envelope !== null) return null;
   const accept = headers.get('accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
   if (

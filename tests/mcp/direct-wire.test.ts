@@ -340,6 +340,11 @@ describe('raw requests see the same bytes on both paths', () => {
       await post({ ...modern, 'mcp-name': 'get_keyword_search' }, call({ extra: true }));
       await post({ ...modern, 'mcp-name': 'get_keyword_search' }, call({}, { requestState: 'x' }));
       await post({ ...modern, 'mcp-name': 'get_keyword_search' }, call({}, { arguments: [1] }));
+      const named = { ...modern, 'mcp-name': 'get_keyword_search' };
+      const envelope = (changes: Json) => call({}, { _meta: { ...meta, ...changes } });
+      await post(named, envelope({ 'io.modelcontextprotocol/clientInfo': { name: 5 } })); // invalid envelope
+      await post(named, envelope({ 'io.modelcontextprotocol/protocolVersion': '2026-08-01' })); // not served
+      await post({ ...named, 'mcp-protocol-version': '2025-06-18' }, call()); // header and body disagree
       const legacy = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
       const plain = {
         jsonrpc: '2.0',
@@ -353,7 +358,7 @@ describe('raw requests see the same bytes on both paths', () => {
       await post(legacy, { ...plain, params: { ...plain.params, _meta: { trace: 'x' } } });
       await Promise.all(s.recorded.map((r) => r.body));
     });
-    expect(sdk.length).toBe(9);
+    expect(sdk.length).toBe(12);
     expect(ours).toEqual(sdk);
     expect(onDirectPath).toBe(onSdkPath);
     expect(onDirectPath).toBeGreaterThan(0);
