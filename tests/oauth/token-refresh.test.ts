@@ -140,6 +140,20 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
 });
 
 describe('refresh scope (RFC 6749 §6)', () => {
+  it('RFC 6749 §6: a refresh token minted before families carried scopes (none stored) refreshes with its grant’s scopes, and its successor carries them', async () => {
+    const c = (await registerClient(fx.server, {}, freshAddress())).client_id;
+    const g = await grantForClient(fx.server, fx.user, c, { scope: 'searches:read agent:read' });
+    await fx.server.sql.run(
+      'UPDATE oauth_tokens SET scopes = NULL WHERE token_hash = ?',
+      hashToken(g.refreshToken),
+    );
+    const res = await refresh(g.refreshToken, {}, c);
+    expect(res.status).toBe(200);
+    expect(res.body.scope).toBe('searches:read agent:read');
+    expect((await tokenRow(res.body.access_token as string)).scopes).toBe('searches:read agent:read');
+    expect((await tokenRow(res.body.refresh_token as string)).scopes).toBe('searches:read agent:read');
+  });
+
   it('RFC 6749 §6: a refresh cannot widen the scope → invalid_scope, the token stays usable', async () => {
     const c = (await registerClient(fx.server, {}, freshAddress())).client_id;
     const g = await grantForClient(fx.server, fx.user, c, { scope: 'searches:read' });
