@@ -1,7 +1,8 @@
 /** The processes under test: the sandbox, the built gateway in production mode, the baseline. */
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { type Proc, start, waitForOk } from './lib/proc.js';
+import { type Proc, ROOT, start, waitForOk } from './lib/proc.js';
 
 export const PUBLIC_URL = 'https://bench.example';
 /** A fixed 32-byte key: the bench database is thrown away after the run. */
@@ -58,6 +59,15 @@ export interface Gateway {
   port: number;
   /** Milliseconds from spawn to the first /healthz 200. */
   startMs: number;
+  /** The live heap after forced full collections (bench/lib/heap-probe.mjs). */
+  settledHeap(): Promise<SettledHeap>;
+}
+
+export interface SettledHeap {
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  rss: number;
 }
 
 /** `node dist/src/main.js` as in production (NODE_ENV=production, https PUBLIC_URL, UPSTREAM_* set). */
@@ -74,11 +84,15 @@ export async function startGateway(options: {
 }): Promise<Gateway> {
   const port = await freePort();
   const started = performance.now();
+  // The heap probe: collections only when the bench asks (SIGUSR2), so no other figure changes.
+  const heapFile = join(options.logDir, `heap-${port}.json`);
+  const probe = ['--expose-gc', '--import', join(ROOT, 'bench', 'lib', 'heap-probe.mjs')];
   const [command = 'node', ...prefix] = [...(options.wrap ?? []), 'node'];
   const proc = start(
     command,
-    [...prefix, ...(options.nodeArgs ?? []), options.entry ?? gatewayEntry()],
+    [...prefix, ...probe, ...(options.nodeArgs ?? []), options.entry ?? gatewayEntry()],
     {
+      BENCH_HEAP_FILE: heapFile,
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -94,7 +108,33 @@ export async function startGateway(options: {
   );
   const url = `http://127.0.0.1:${port}`;
   const startMs = await waitForOk(`${url}/healthz`, started);
-  return { proc, url, port, startMs };
+  return { proc, url, port, startMs, settledHeap: () => readSettledHeap(proc.pid, heapFile) };
+}
+
+const lastReading = new Map<string, number>();
+
+/** Asks the probe for a reading and waits for it (a full collection of a large heap takes a while). */
+async function readSettledHeap(pid: number, file: string): Promise<SettledHeap> {
+  const read = () =>
+    existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SettledHeap & { reading: number }) : null;
+  const before = lastReading.get(file) ?? 0;
+  process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 20));
+    let current: (SettledHeap & { reading: number }) | null = null;
+    try {
+      current = read();
+    } catch {
+      // written as we read it: try again
+    }
+    if (current && current.reading > before) {
+      lastReading.set(file, current.reading);
+      const { heapUsed, external, arrayBuffers, rss } = current;
+      return { heapUsed, external, arrayBuffers, rss };
+    }
+    if (Date.now() > deadline) throw new Error('the gateway did not answer the heap probe');
+  }
 }
 
 /**
@@ -127,11 +167,4 @@ export async function gatewayHeap(url: string): Promise<{ used: number; total: n
     total: read('nodejs_heap_size_total_bytes'),
     external: read('nodejs_external_memory_bytes'),
   };
-}
-
-export async function gatewayWaiting(url: string): Promise<number> {
-  const text = await (
-    await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
-  ).text();
-  return Number(/^mcp_waiting_calls (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
 }

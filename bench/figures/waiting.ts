@@ -2,11 +2,18 @@
  * 1,000 concurrent submit_keyword_search calls waiting on a slow upstream (a results-lag fault: the
  * search reports finished, results arrive LAG later). Measured on the gateway while they wait: memory
  * per waiting call (RSS and heap deltas / calls), CPU share, and upstream polls per completed search
- * from the sandbox's request log (split over several credentials: each log keeps 1,000 entries).
+ * from the sandbox's request log (split over several credentials: each log keeps 1,000 entries; when
+ * a log is full, from the gateway's count of upstream attempts instead).
+ *
+ * The heap is read after forced full collections (the gateway's heap probe, bench/lib/heap-probe.mjs),
+ * before the calls and while all of them wait, both at a quiet moment outside the CPU window: what the
+ * waiting calls keep reachable. /metrics' heap used (the fallback without a probe) also counts the
+ * garbage the last collection left, which alone swings the figure by tens of kilobytes per call.
  */
 import { request } from 'node:http';
+import { REQUEST_LOG_LIMIT } from '../../src/sandbox/constants.js';
 import { cpuMs, median, rssBytes } from '../lib/stats.js';
-import { gatewayHeap, gatewayWaiting, type Sandbox } from '../servers.js';
+import { gatewayHeap, METRICS_TOKEN, type Sandbox, type SettledHeap } from '../servers.js';
 import type { BenchGrant } from '../setup.js';
 
 export interface WaitingSample {
@@ -18,8 +25,17 @@ export interface WaitingSample {
   /** The gateway's RSS at its highest while the calls waited, MB. */
   rssPeakMB: number;
   heapPerCallKB: number;
+  /** The heap was read after forced full collections (the probe), not from /metrics. */
+  heapSettled: boolean;
+  /** Milliseconds from the first submission until every call was waiting. */
+  submittedMs: number;
+  /** Gateway CPU from the first submission until all waited, per call (the polls meanwhile included). */
+  submitCpuMsPerCall: number;
+  /** The gauge when the heap was read while waiting (should be `calls`). */
+  waitingAtHeapReading: number;
   cpuPercentWhileWaiting: number;
   pollsPerSearch: number;
+  pollsCountedBy: 'sandbox' | 'gateway';
   pollBound: number;
 }
 
@@ -56,14 +72,31 @@ function post(url: string, token: string, body: string): Promise<{ status: numbe
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The gateway's own counts, from /metrics: calls waiting now, upstream attempts on the search host. */
+async function gatewayCounts(url: string): Promise<{ waiting: number; searchAttempts: number }> {
+  const text = await (
+    await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  ).text();
+  let searchAttempts = 0;
+  for (const m of text.matchAll(/^upstream_request_duration_seconds_count\{([^}]*)\} (\S+)$/gm)) {
+    if (/host="search"/.test(m[1] ?? '')) searchAttempts += Number(m[2]);
+  }
+  const waiting = Number(/^mcp_waiting_calls (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+  return { waiting, searchAttempts };
+}
+
 export async function waitingCalls(options: {
-  gateway: { url: string; pid: number };
+  /** settledHeap: the heap probe's reading (servers.ts); without it, /metrics' heap used. */
+  gateway: { url: string; pid: number; settledHeap?: () => Promise<SettledHeap> };
   sandbox: Sandbox;
   grants: BenchGrant[];
   calls: number;
   lagMs: number;
 }): Promise<WaitingSample> {
   const { gateway, sandbox, grants, calls, lagMs } = options;
+  const heapNow = gateway.settledHeap
+    ? async () => (await (gateway.settledHeap as () => Promise<SettledHeap>)()).heapUsed
+    : async () => (await gatewayHeap(gateway.url)).used;
   const control = (method: string, path: string, body?: unknown) =>
     fetch(`${sandbox.searchUrl}/__sandbox${path}`, {
       method,
@@ -76,11 +109,17 @@ export async function waitingCalls(options: {
     await control('PATCH', `/credentials/${g.upstreamToken}`, { credits: 1_000 });
   }
 
+  const heap0 = await heapNow();
   const rss0 = rssBytes(gateway.pid);
-  const heap0 = (await gatewayHeap(gateway.url)).used;
+  const attempts0 = (await gatewayCounts(gateway.url)).searchAttempts;
+  const cpu0 = cpuMs(gateway.pid);
   const started = Date.now();
   const durations: number[] = [];
   let failed = 0;
+  /** Calls answered before every call was waiting: each is a call that did not wait (the first few kept). */
+  let answeredEarly = 0;
+  const early: string[] = [];
+  let allWaiting = false;
   const pending = Array.from({ length: calls }, async (_, i) => {
     const grant = grants[i % grants.length] as BenchGrant;
     const body = JSON.stringify({
@@ -95,45 +134,71 @@ export async function waitingCalls(options: {
     // Submitted in batches (200 every 100 ms), so ten thousand connections do not overrun the
     // listen backlog at once; a reset connection counts as a call not completed.
     await sleep(Math.floor(i / 200) * 100);
-    const res = await post(`${gateway.url}/mcp`, grant.accessToken, body).catch(() => {
+    const res = await post(`${gateway.url}/mcp`, grant.accessToken, body).catch((error: unknown) => {
       failed++;
+      if (early.length < 5) early.push(`call ${i}: ${String(error)}`);
       return null;
     });
+    if (res && !allWaiting) {
+      answeredEarly++;
+      if (early.length < 5) early.push(`call ${i}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+    }
     durations.push(Date.now() - started);
     return res?.status === 200 && /"completed":\s*true/.test(res.text);
   });
 
   // Everything submitted and waiting: then read memory and CPU over the quiet middle of the wait.
-  while ((await gatewayWaiting(gateway.url)) + failed < calls) {
-    if (Date.now() - started > lagMs) throw new Error('the calls did not all start waiting');
-    await sleep(100);
+  for (;;) {
+    const { waiting } = await gatewayCounts(gateway.url);
+    if (waiting >= calls) break;
+    if (waiting + failed + answeredEarly >= calls || Date.now() - started > lagMs) {
+      throw new Error(
+        `the calls did not all start waiting: ${waiting} waiting, ${failed} failed, ${answeredEarly} answered at once after ${Date.now() - started} ms; ${early.join(' | ')}`,
+      );
+    }
+    // Not faster: every scrape lists the process's handles and open files, which costs the gateway
+    // more the more connections it holds.
+    await sleep(500);
   }
+  allWaiting = true;
+  const submittedMs = Date.now() - started;
+  const submitCpuMs = cpuMs(gateway.pid) - cpu0;
   await sleep(1_000);
   const cpu1 = cpuMs(gateway.pid);
   const t1 = performance.now();
-  const windowMs = Math.max(2_000, lagMs - (Date.now() - started) - 3_000);
+  // The window ends early enough for the settled heap reading below to fall before the first answers.
+  const windowMs = Math.max(2_000, lagMs - (Date.now() - started) - 6_000);
   let rssPeak = rssBytes(gateway.pid);
-  let heapPeak = (await gatewayHeap(gateway.url)).used;
   const windowEnd = performance.now() + windowMs;
   while (performance.now() < windowEnd) {
     await sleep(500);
     rssPeak = Math.max(rssPeak, rssBytes(gateway.pid));
   }
-  heapPeak = Math.max(heapPeak, (await gatewayHeap(gateway.url)).used);
   const cpuPercent = ((cpuMs(gateway.pid) - cpu1) / (performance.now() - t1)) * 100;
+  const heapWaiting = await heapNow();
+  const stillWaiting = (await gatewayCounts(gateway.url)).waiting;
 
   const outcomes = await Promise.all(pending);
+  const attempts = (await gatewayCounts(gateway.url)).searchAttempts - attempts0;
   let polls = 0;
   let creates = 0;
+  let logFull = false;
   for (const g of grants) {
     const log = (await control('GET', `/credentials/${g.upstreamToken}/requests`)) as {
       requests: Array<{ method: string; path: string }>;
     };
+    if (log.requests.length >= REQUEST_LOG_LIMIT) logFull = true;
     for (const r of log.requests) {
       if (r.method === 'GET' && /^\/api\/iq\/keyword_search\/\d+$/.test(r.path)) polls++;
       if (r.method === 'POST' && r.path === '/api/iq/keyword_search') creates++;
     }
     await control('DELETE', `/faults?token=${g.upstreamToken}`);
+  }
+  // A full log lost its oldest entries: every attempt on the search host but the creates is a poll
+  // (a finished keyword search's answer needs no further read).
+  if (logFull) {
+    creates = calls - failed;
+    polls = attempts - creates;
   }
   const completed = outcomes.filter(Boolean).length;
   const wait = median(durations);
@@ -141,12 +206,17 @@ export async function waitingCalls(options: {
     calls,
     completed,
     lagMs,
+    submittedMs,
+    submitCpuMsPerCall: submitCpuMs / calls,
+    waitingAtHeapReading: stillWaiting,
     medianWaitMs: wait,
     rssPerCallKB: (rssPeak - rss0) / calls / 1024,
     rssPeakMB: rssPeak / 1024 / 1024,
-    heapPerCallKB: (heapPeak - heap0) / calls / 1024,
+    heapPerCallKB: (heapWaiting - heap0) / calls / 1024,
+    heapSettled: gateway.settledHeap !== undefined,
     cpuPercentWhileWaiting: cpuPercent,
     pollsPerSearch: creates ? polls / creates : Number.NaN,
+    pollsCountedBy: logFull ? 'gateway' : 'sandbox',
     pollBound: 2 * Math.log2(wait / POLL_FIRST_MS) + wait / POLL_CAP_MS,
   };
 }
