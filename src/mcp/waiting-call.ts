@@ -94,6 +94,11 @@ class WaitingCall {
   });
   private readonly url: string;
   private readonly headers: [string, string][];
+  /**
+   * Aborts the first exchange's stand-in request when the client goes away during it; dropped once
+   * that exchange is over, and with it whatever the SDK hung on its signal (stand-in below).
+   */
+  private firstExchangeAbort: AbortController | null = null;
 
   constructor(
     private readonly calls: WaitingCalls,
@@ -103,19 +108,41 @@ class WaitingCall {
     private readonly def: ToolDef,
     private readonly tool: CompiledTool,
   ) {
-    // The last exchange replays the request: its URL and headers are all it needs (the body is parsed).
+    // Both exchanges see a stand-in of the request: its URL and headers are all they need (the body is
+    // parsed). The bearer token is not kept: the caller is already in authInfo.
     this.url = request.url;
-    this.headers = [...request.headers];
+    this.headers = [];
+    for (const pair of request.headers) if (pair[0] !== 'authorization') this.headers.push(pair);
+  }
+
+  /**
+   * The request as the SDK's exchanges see it. Never the client's own: the SDK's 2025-era stateless
+   * serving hangs a listener holding its McpServer and transport on the request's abort signal and
+   * never removes it, which kept them alive for as long as the client's request was open (≈ 20 KB per
+   * waiting call).
+   */
+  private standIn(signal?: AbortSignal): Request {
+    return new Request(this.url, { method: 'POST', headers: this.headers, ...(signal ? { signal } : {}) });
   }
 
   async serve(request: Request): Promise<Response> {
     const { exchange, logger } = this.calls.deps;
-    const onClientGone = () => this.gone();
+    const onClientGone = () => {
+      this.firstExchangeAbort?.abort();
+      this.gone();
+    };
     request.signal.addEventListener('abort', onClientGone, { once: true });
-    const first = await exchange(request, this.authInfo, this.parsedBody, {
-      ...this.tool,
-      handler: (args, ctx) => this.start(args, ctx),
-    });
+    this.firstExchangeAbort = new AbortController();
+    const first = await exchange(
+      this.standIn(this.firstExchangeAbort.signal),
+      this.authInfo,
+      this.parsedBody,
+      {
+        ...this.tool,
+        handler: (args, ctx) => this.start(args, ctx),
+      },
+    );
+    this.firstExchangeAbort = null;
     if (!isEventStream(first)) {
       if (!this.detached) {
         request.signal.removeEventListener('abort', onClientGone);
@@ -155,8 +182,30 @@ class WaitingCall {
     return new Response(out.stream, { status: first.status, headers });
   }
 
-  /** The first exchange's tool handler: runs the call until it answers or starts waiting. */
+  /**
+   * The first exchange's tool handler: runs the call until it answers or starts waiting. Nothing that
+   * outlives the exchange may be a closure created here or in any function that holds `ctx` in a
+   * closure: V8 gives all closures of one function call one shared context, so a callback made here
+   * next to one reading `ctx` would keep the SDK's whole exchange (McpServer, transport, streams)
+   * reachable while the call waits. The closures that need `ctx` are made in linkSdk, those the call
+   * keeps in callEnv and detaching.
+   */
   private async start(args: unknown, ctx: ServerContext): Promise<CallToolResult> {
+    this.linkSdk(ctx);
+    const env = this.callEnv(callerOf(ctx), ctx.mcpReq.id, ctx.mcpReq._meta?.progressToken);
+    const execution = executeIn(this.def, args, env, this.calls.deps.catalog).then(toCallToolResult);
+    this.execution = execution;
+    const first = await Promise.race([execution, this.detaching()]);
+    this.onDetach = null;
+    if (first !== null) {
+      this.unlinkSdk?.();
+      return first;
+    }
+    return { content: [{ type: 'text', text: this.calls.marker }], isError: true };
+  }
+
+  /** Until the call detaches: the SDK's cancellation reaches the call, progress goes through the SDK. */
+  private linkSdk(ctx: ServerContext): void {
     const abortFromSdk = () => this.controller.abort(ctx.mcpReq.signal.reason);
     ctx.mcpReq.signal.addEventListener('abort', abortFromSdk, { once: true });
     this.sdkNotify = (progress, message) => {
@@ -169,10 +218,17 @@ class WaitingCall {
       this.sdkNotify = null;
       this.unlinkSdk = null;
     };
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    const env: CallEnv = {
-      caller: callerOf(ctx),
-      requestId: ctx.mcpReq.id,
+  }
+
+  /** What the tool sees of its exchange for the whole call (call-env.ts): no SDK object in reach. */
+  private callEnv(
+    caller: CallEnv['caller'],
+    requestId: string | number,
+    progressToken: string | number | undefined,
+  ): CallEnv {
+    return {
+      caller,
+      requestId,
       notify:
         progressToken === undefined
           ? null
@@ -180,18 +236,13 @@ class WaitingCall {
       signal: this.controller.signal,
       onWaitStart: () => this.detach(),
     };
-    const waiting = new Promise<null>((resolve) => {
+  }
+
+  /** Resolves with null when the call starts waiting (detach). */
+  private detaching(): Promise<null> {
+    return new Promise<null>((resolve) => {
       this.onDetach = () => resolve(null);
     });
-    const execution = executeIn(this.def, args, env, this.calls.deps.catalog).then(toCallToolResult);
-    this.execution = execution;
-    const first = await Promise.race([execution, waiting]);
-    this.onDetach = null;
-    if (first !== null) {
-      this.unlinkSdk?.();
-      return first;
-    }
-    return { content: [{ type: 'text', text: this.calls.marker }], isError: true };
   }
 
   private detach(): void {
@@ -251,12 +302,10 @@ class WaitingCall {
       return;
     }
     try {
-      const response = await this.calls.deps.exchange(
-        new Request(this.url, { method: 'POST', headers: this.headers }),
-        { ...this.authInfo },
-        this.parsedBody,
-        { ...this.tool, handler: () => execution },
-      );
+      const response = await this.calls.deps.exchange(this.standIn(), { ...this.authInfo }, this.parsedBody, {
+        ...this.tool,
+        handler: () => execution,
+      });
       if (this.answer) {
         this.answer(response);
         return;
