@@ -12,10 +12,10 @@ import type { CallEnv } from './call-env.js';
 import { progressNotification } from './call-env.js';
 import { type CatalogDeps, type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
 import { compileOutputCheck, type OutputCheck } from './output-check.js';
+import type { Exchange } from './sdk-exchange.js';
 import { messageFrame, readFrames, SseOut } from './sse-out.js';
 import type { TimerWheel } from './timer-wheel.js';
 import type { ToolDef } from './tools/types.js';
-import type { Exchange } from './waiting-call.js';
 
 /** The one 2026-07-28-era revision this SDK serves (SUPPORTED_MODERN_PROTOCOL_VERSIONS). */
 const MODERN_REVISION = '2026-07-28';

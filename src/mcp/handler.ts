@@ -58,6 +58,11 @@ export interface McpHandlerOptions extends Partial<ToolOptions> {
    * (default true); false keeps the plain SDK path, which the wire tests compare against.
    */
   directToolCalls?: boolean;
+  /**
+   * Plain tools/call of waiting tools answered without any SDK exchange (default true); false keeps
+   * the detached path framed by the SDK at both ends, which the wire tests compare too.
+   */
+  directWaitingCalls?: boolean;
   /** SSE keep-alive comment interval (default 15 s, the SDK's own default). */
   sseKeepAliveMs?: number;
 }
@@ -206,7 +211,15 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     return handler.fetch(request, { authInfo, parsedBody });
   };
   const wheel = new TimerWheel();
-  const waiting = new WaitingCalls({ exchange, catalog: catalogDeps, wheel, keepAliveMs, logger });
+  const waiting = new WaitingCalls({
+    exchange,
+    catalog: catalogDeps,
+    wheel,
+    keepAliveMs,
+    logger,
+    serverInfo: SERVER_INFO,
+    direct: options.directWaitingCalls !== false,
+  });
   const direct = new DirectCalls({
     exchange,
     catalog: catalogDeps,

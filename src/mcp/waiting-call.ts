@@ -3,17 +3,12 @@ import type { AuthInfo, CallToolResult, ServerContext } from '@modelcontextproto
 import type { Logger } from '../logger.js';
 import { type CallEnv, callerOf, progressNotification } from './call-env.js';
 import { type CatalogDeps, type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
+import { plainToolCall } from './direct-call.js';
+import { EVENT_STREAM_HEADERS, type Exchange, isEventStream } from './sdk-exchange.js';
 import { messageFrame, readFrames, SseOut } from './sse-out.js';
 import type { TimerWheel } from './timer-wheel.js';
 import type { ToolDef } from './tools/types.js';
-
-/** One exchange on the SDK's handler with `tool` as the only tool registered (handler.ts). */
-export type Exchange = (
-  request: Request,
-  authInfo: AuthInfo,
-  parsedBody: unknown,
-  tool: CompiledTool,
-) => Promise<Response>;
+import { DirectWaitingCall } from './waiting-direct.js';
 
 export interface WaitingCallsDeps {
   exchange: Exchange;
@@ -22,21 +17,11 @@ export interface WaitingCallsDeps {
   /** The SDK's SSE keep-alive interval (handler.ts passes the same value to createMcpHandler). */
   keepAliveMs: number;
   logger: Logger;
+  /** The server's identity, which 2026-07-28 answers carry (./direct-call.ts:responseText). */
+  serverInfo: { name: string; version: string };
+  /** Plain calls are answered without the SDK at all (./waiting-direct.ts); false: never. */
+  direct: boolean;
 }
-
-/**
- * The headers of the SDK's 2026-07-28 transport when an answer turns into an event stream at its first
- * notification (PerRequestHTTPServerTransport.upgradeToSse in @modelcontextprotocol/server).
- */
-const UPGRADE_HEADERS = {
-  'Content-Type': 'text/event-stream',
-  'Cache-Control': 'no-cache, no-transform',
-  Connection: 'keep-alive',
-  'X-Accel-Buffering': 'no',
-} as const;
-
-const isEventStream = (response: Response) =>
-  /^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '');
 
 /**
  * Waiting tool calls answered outside the SDK's per-request server (issue 18). A waiting call used to
@@ -54,8 +39,26 @@ const isEventStream = (response: Response) =>
  *    `resultType`, `_meta`), written as JSON (2026-07-28 without progress) or as the last event.
  *
  * A call that never waits (an error, a refusal, an instant result) is answered by the first exchange
- * as is. tests/mcp/waiting-wire.test.ts compares both paths byte for byte.
+ * as is. A plain call (./direct-call.ts:plainToolCall: what almost every client sends) needs neither
+ * exchange: ./waiting-direct.ts answers it; this path serves the rest. tests/mcp/waiting-wire.test.ts
+ * compares all three paths byte for byte.
  */
+const mirroring = new WeakMap<CompiledTool, boolean>();
+
+/**
+ * Whether the SDK mirrors some of the tool's arguments into headers (SEP-2243 x-mcp-header) and checks
+ * them: the direct path does not, so such a tool is left to the SDK (none of ours is one).
+ */
+function mirrorsArguments(tool: CompiledTool): boolean {
+  let mirrors = mirroring.get(tool);
+  if (mirrors === undefined) {
+    const schema = tool.config.inputSchema['~standard'].jsonSchema.input({ target: 'draft-2020-12' });
+    mirrors = JSON.stringify(schema).includes('x-mcp-header');
+    mirroring.set(tool, mirrors);
+  }
+  return mirrors;
+}
+
 export class WaitingCalls {
   /** The marker a detached call's first exchange answers with: random per process, never a tool's text. */
   readonly marker = `detached-call-${randomBytes(12).toString('hex')}`;
@@ -69,6 +72,9 @@ export class WaitingCalls {
     def: ToolDef,
     tool: CompiledTool,
   ): Promise<Response> {
+    const call =
+      this.deps.direct && !mirrorsArguments(tool) ? plainToolCall(request, parsedBody, def.name) : null;
+    if (call) return new DirectWaitingCall(this.deps, call, request, authInfo, parsedBody, def, tool).serve();
     return new WaitingCall(this, request, authInfo, parsedBody, def, tool).serve(request);
   }
 }
@@ -279,7 +285,7 @@ class WaitingCall {
     for (const frame of this.early ?? []) out.write(frame);
     this.early = null;
     out.keepAlive();
-    resolve(new Response(out.stream, { status: 200, headers: UPGRADE_HEADERS }));
+    resolve(new Response(out.stream, { status: 200, headers: EVENT_STREAM_HEADERS }));
   }
 
   private gone(): void {

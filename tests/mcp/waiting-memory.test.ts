@@ -18,7 +18,7 @@ let gc: () => void;
 beforeAll(async () => {
   setFlagsFromString('--expose-gc');
   gc = runInNewContext('gc') as () => void;
-  s = await stack({});
+  s = await stack({ directWaitingCalls: false });
 });
 afterAll(async () => {
   await s?.h.close();

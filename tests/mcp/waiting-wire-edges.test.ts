@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from './harness.js';
-import { both, polls, rawPost, SEARCH, type Stack, stack, until } from './wire-stacks.js';
+import { polls, rawPost, recordedBy, SEARCH, type Stack, stack, until } from './wire-stacks.js';
 
 /**
- * The detached waiting-call path (src/mcp/waiting-call.ts) against the plain SDK path, byte for byte,
- * where a wait ends other than by the job finishing: a 2025-era cancel in another POST, a status read
- * that fails while waiting, a call refused before it waits, and shutdown returning the handle. Raw
- * HTTP in both protocol eras, with and without a progress token.
+ * The detached waiting-call paths (src/mcp/waiting-call.ts, framed by the SDK at both ends, and
+ * src/mcp/waiting-direct.ts, without the SDK) against the plain SDK path, byte for byte, where a wait
+ * ends other than by the job finishing: a 2025-era cancel in another POST, a status read that fails
+ * while waiting, a call refused before it waits, and shutdown returning the handle. Raw HTTP in both
+ * protocol eras, with and without a progress token.
  */
 const RUN = { name: 'start_agent_run', arguments: { question: 'Will it rain on the parade?' } };
 
@@ -31,22 +32,37 @@ async function startWaiting(
 const settled = (s: Stack) => Promise.all(s.recorded.map((r) => r.body));
 
 let sdkPath: Stack;
-let detached: Stack;
+let framed: Stack;
+let direct: Stack;
 beforeAll(async () => {
   sdkPath = await stack({ detachWaitingCalls: false });
-  detached = await stack({});
+  framed = await stack({ directWaitingCalls: false });
+  direct = await stack({});
 });
 afterAll(async () => {
   await sdkPath?.h.close();
-  await detached?.h.close();
+  await framed?.h.close();
+  await direct?.h.close();
 });
+
+/** The scenario on the SDK path and on both detached paths: what each recorded. */
+async function onEveryPath(
+  scenario: (s: Stack) => Promise<void>,
+  [sdk, viaSdk, viaNone]: [Stack, Stack, Stack] = [sdkPath, framed, direct],
+) {
+  return [
+    await recordedBy(sdk, scenario),
+    await recordedBy(viaSdk, scenario),
+    await recordedBy(viaNone, scenario),
+  ] as const;
+}
 
 describe('waits that end early look the same on both paths', () => {
   it.each([
     [undefined, 'without progress'],
     [5, 'with progress'],
   ] as const)('a 2025-era cancel sent in another POST (%s, %s)', async (progressToken, _label) => {
-    const [sdk, ours] = await both(sdkPath, detached, async (s) => {
+    const [sdk, viaSdk, viaNone] = await onEveryPath(async (s) => {
       const call = await startWaiting(s, 'legacy', 41, RUN, progressToken);
       await rawPost(s, 'legacy', {
         method: 'notifications/cancelled',
@@ -56,7 +72,8 @@ describe('waits that end early look the same on both paths', () => {
       await settled(s);
     });
     expect(sdk.length).toBe(1);
-    expect(ours).toEqual(sdk);
+    expect(viaSdk).toEqual(sdk);
+    expect(viaNone).toEqual(sdk);
     // The cancel reached the call: the run was cancelled upstream and the answer says so.
     expect(sdk[0]?.body).toContain('"cancelled":true');
   });
@@ -66,7 +83,7 @@ describe('waits that end early look the same on both paths', () => {
     ['modern', 9],
     ['modern', undefined],
   ] as const)('a status read that fails while waiting (%s, progress token %s)', async (era, token) => {
-    const [sdk, ours] = await both(sdkPath, detached, async (s) => {
+    const [sdk, viaSdk, viaNone] = await onEveryPath(async (s) => {
       const call = await startWaiting(s, era, 42, SEARCH, token);
       await s.h.control('PUT', '/faults', { token: s.upstream, error_rate: 1, error_status: 503 });
       await call.answered;
@@ -74,14 +91,15 @@ describe('waits that end early look the same on both paths', () => {
       await s.h.control('DELETE', '/faults');
     });
     expect(sdk.length).toBe(1);
-    expect(ours).toEqual(sdk);
+    expect(viaSdk).toEqual(sdk);
+    expect(viaNone).toEqual(sdk);
     // Not an error: the search was created, and the answer says how to read it later.
     expect(sdk[0]?.body).toContain('"completed":false');
     expect(sdk[0]?.body).toContain("Reading the search's status failed (server 503)");
   });
 
   it.each(['legacy', 'modern'] as const)('a call refused before it waits (%s)', async (era) => {
-    const [sdk, ours] = await both(sdkPath, detached, async (s) => {
+    const [sdk, viaSdk, viaNone] = await onEveryPath(async (s) => {
       await rawPost(
         s,
         era,
@@ -91,24 +109,30 @@ describe('waits that end early look the same on both paths', () => {
       await settled(s);
     });
     expect(sdk.length).toBe(1);
-    expect(ours).toEqual(sdk);
+    expect(viaSdk).toEqual(sdk);
+    expect(viaNone).toEqual(sdk);
     expect(sdk[0]?.body).toMatch(/isError|"error"/);
   });
 });
 
 describe('shutdown', () => {
   it('answers every waiting call with its handle, the same on both paths', async () => {
-    const pair = [await stack({ detachWaitingCalls: false }), await stack({})] as const;
-    const [sdk, ours] = await both(pair[0], pair[1], async (s) => {
+    const stacks: [Stack, Stack, Stack] = [
+      await stack({ detachWaitingCalls: false }),
+      await stack({ directWaitingCalls: false }),
+      await stack({}),
+    ];
+    const [sdk, viaSdk, viaNone] = await onEveryPath(async (s) => {
       const search = await startWaiting(s, 'legacy', 44, SEARCH, 1);
       const run = await startWaiting(s, 'modern', 45, RUN);
       const closed = s.h.close();
       await Promise.all([search.answered, run.answered]);
       await settled(s);
       await closed;
-    });
+    }, stacks);
     expect(sdk.length).toBe(2);
-    expect(ours).toEqual(sdk);
+    expect(viaSdk).toEqual(sdk);
+    expect(viaNone).toEqual(sdk);
     for (const answer of sdk) expect(answer.body).toContain('"completed":false');
   });
 });

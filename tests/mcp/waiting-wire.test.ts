@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpServer } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  both,
   clientFor,
   RUN,
   RUN_STEPS,
+  recordedBy,
   SEARCH,
   SEARCH_STEPS,
   type Stack,
@@ -12,39 +13,57 @@ import {
 } from './wire-stacks.js';
 
 /**
- * Waiting tool calls are answered outside the SDK's per-request server (src/mcp/waiting-call.ts); this
- * proves the wire did not change. Two stacks, each a sandbox and a server, one on the plain SDK path
- * (`detachWaitingCalls: false`) and one on the detached path, get the same requests in the same order
- * from real v1 and v2 clients and raw HTTP, with each sandbox's clock frozen at the same instant and
- * stepped the same way. Every tools/call answer is recorded as sent (status, headers, the body as
- * decoded) and must be byte-identical, the request id and date headers aside.
+ * Waiting tool calls are answered outside the SDK's per-request server: plain calls without any SDK
+ * exchange (src/mcp/waiting-direct.ts), the rest framed by the SDK at both ends and detached in between
+ * (src/mcp/waiting-call.ts); this proves the wire did not change on either. Three stacks, each a sandbox
+ * and a server, one on the plain SDK path (`detachWaitingCalls: false`), one detached and framed by the
+ * SDK (`directWaitingCalls: false`) and one direct, get the same requests in the same order from real
+ * v1 and v2 clients and raw HTTP, with each sandbox's clock frozen at the same instant and stepped the
+ * same way. Every tools/call answer is recorded as sent (status, headers, the body as decoded) and must
+ * be byte-identical, the request id and date headers aside.
  */
 let sdkPath: Stack;
-let detached: Stack;
+let framed: Stack;
+let direct: Stack;
 beforeAll(async () => {
   sdkPath = await stack({ detachWaitingCalls: false });
-  detached = await stack({});
+  framed = await stack({ directWaitingCalls: false });
+  direct = await stack({});
 });
 afterAll(async () => {
   await sdkPath?.h.close();
-  await detached?.h.close();
+  await framed?.h.close();
+  await direct?.h.close();
 });
 
-describe.each(['v2', 'v1'] as const)('the %s client sees the same bytes on both paths', (era) => {
+describe.each(['v2', 'v1'] as const)('the %s client sees the same bytes on every path', (era) => {
   it.each([
     ['a search, without progress', SEARCH, SEARCH_STEPS, false],
     ['a search, with progress', SEARCH, SEARCH_STEPS, true],
     ['an agent run, with progress', RUN, RUN_STEPS, true],
     ['an agent run, without progress', RUN, RUN_STEPS, false],
   ] as const)('%s', async (_label, params, steps, progress) => {
-    const [sdk, ours] = await both(sdkPath, detached, async (s) => {
+    // The SDK exchanges (per-request servers connected) each call took: the path is proven taken.
+    const connect = vi.spyOn(McpServer.prototype, 'connect');
+    const exchanges = new Map<Stack, number>();
+    const scenario = async (s: Stack) => {
       const client = await clientFor(s, era);
       const options = progress ? { onprogress: () => {} } : undefined;
+      const before = connect.mock.calls.length;
       await walk(s, () => client.callTool(params, options), steps);
+      exchanges.set(s, connect.mock.calls.length - before);
       await client.close();
-    });
+    };
+    const sdk = await recordedBy(sdkPath, scenario);
+    const viaSdk = await recordedBy(framed, scenario);
+    const viaNone = await recordedBy(direct, scenario);
+    connect.mockRestore();
     expect(sdk.length).toBe(1);
-    expect(ours).toEqual(sdk);
+    expect(viaSdk).toEqual(sdk);
+    expect(viaNone).toEqual(sdk);
+    expect(exchanges.get(sdkPath)).toBe(1);
+    expect(exchanges.get(framed)).toBe(2);
+    expect(exchanges.get(direct)).toBe(0);
     const body = sdk[0]?.body ?? '';
     // The paths are what they should be: JSON for a 2026-07-28 call without progress, else events.
     if (era === 'v2' && !progress) expect(body.startsWith('{"result"')).toBe(true);

@@ -142,19 +142,25 @@ export const SEARCH_STEPS = [2_000, 3_000];
 export const RUN = { name: 'start_agent_run', arguments: { question: 'Are heat pumps trending?' } };
 export const RUN_STEPS = [3_000, 9_000, 9_000];
 
+/** What a stack recorded while `scenario` ran on it. */
+export async function recordedBy(s: Stack, scenario: (s: Stack) => Promise<void>) {
+  const start = s.recorded.length;
+  await scenario(s);
+  return bodiesOf(s, start);
+}
+
 /** The same scenario on both stacks: what each recorded, for comparison. */
 export async function both(a: Stack, b: Stack, scenario: (s: Stack) => Promise<void>) {
   const from = [a.recorded.length, b.recorded.length];
   await scenario(a);
   await scenario(b);
-  const bodies = async (s: Stack, start: number) =>
-    Promise.all(
-      s.recorded
-        .slice(start)
-        .map(async (r) => ({ status: r.status, headers: r.headers, body: await r.body })),
-    );
-  return [await bodies(a, from[0] as number), await bodies(b, from[1] as number)] as const;
+  return [await bodiesOf(a, from[0] as number), await bodiesOf(b, from[1] as number)] as const;
 }
+
+const bodiesOf = (s: Stack, start: number) =>
+  Promise.all(
+    s.recorded.slice(start).map(async (r) => ({ status: r.status, headers: r.headers, body: await r.body })),
+  );
 
 /** The 2026-07-28 request envelope (SEP "stateless requests"): every request states who is calling. */
 const MODERN_META = {

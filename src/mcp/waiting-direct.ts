@@ -1,0 +1,186 @@
+import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
+import type { Logger } from '../logger.js';
+import { type CallEnv, progressNotification } from './call-env.js';
+import type { CatalogDeps } from './catalog.js';
+import { type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
+import { type PlainCall, responseText } from './direct-call.js';
+import { compileOutputCheck, type OutputCheck } from './output-check.js';
+import { EVENT_STREAM_HEADERS, type Exchange, isEventStream } from './sdk-exchange.js';
+import { messageFrame, readFrames, SseOut } from './sse-out.js';
+import type { TimerWheel } from './timer-wheel.js';
+import type { ToolDef } from './tools/types.js';
+
+/**
+ * A plain tools/call of a waiting tool (./direct-call.ts:plainToolCall decided it is one) answered
+ * without the SDK's per-request server at all: the call runs in its own small environment
+ * (./call-env.ts) and every byte of the answer is written here as the SDK writes it — on the 2025 era
+ * an event stream from the start, on 2026-07-28 JSON, turned into an event stream at the first
+ * progress notification as the SDK's transport does; progress notifications, the SDK's keep-alive
+ * comments (./sse-out.ts) and the result (./direct-call.ts:responseText). A result those bytes cannot
+ * be written for (output its schema refuses, a block of another kind) is framed by the SDK from the
+ * finished call, as ./waiting-call.ts ends every call. tests/mcp/waiting-wire*.test.ts compare the
+ * wire with the SDK's own path byte for byte.
+ *
+ * What a waiting call holds here: this object, its env, the tool's suspended run and its response
+ * stream; no McpServer, transport, request copies or SDK streams.
+ */
+/** What a direct waiting call needs of the server (./waiting-call.ts:WaitingCallsDeps gives it). */
+export interface DirectWaitingDeps {
+  exchange: Exchange;
+  catalog: CatalogDeps;
+  wheel: TimerWheel;
+  keepAliveMs: number;
+  logger: Logger;
+  serverInfo: { name: string; version: string };
+}
+
+const outputChecks = new WeakMap<ToolDef, OutputCheck | null>();
+
+/** The tool's output schema as a plain check (./output-check.ts; null: zod decides), compiled once. */
+function outputCheckOf(def: ToolDef): OutputCheck | null {
+  let check = outputChecks.get(def);
+  if (check === undefined) {
+    check = compileOutputCheck(def.output);
+    outputChecks.set(def, check);
+  }
+  return check;
+}
+
+export class DirectWaitingCall {
+  private readonly controller = new AbortController();
+  private out: SseOut | null = null;
+  /** Answers the HTTP request (the route awaits it): at once on the 2025 era, else at the first frame. */
+  private respond: ((response: Response) => void) | null = null;
+  private clientGone = false;
+
+  constructor(
+    private readonly deps: DirectWaitingDeps,
+    private readonly call: PlainCall,
+    private readonly request: Request,
+    private readonly authInfo: AuthInfo,
+    private readonly parsedBody: unknown,
+    private readonly def: ToolDef,
+    private readonly tool: CompiledTool,
+  ) {}
+
+  serve(): Promise<Response> {
+    const answered = new Promise<Response>((resolve) => {
+      this.respond = resolve;
+    });
+    const onClientGone = () => this.gone();
+    this.request.signal.addEventListener('abort', onClientGone, { once: true });
+    if (this.call.era === 'legacy') this.openStream();
+    const { running } = this.deps.catalog;
+    const done = this.run().finally(() => {
+      this.request.signal.removeEventListener('abort', onClientGone);
+    });
+    running.add(done);
+    void done.finally(() => running.delete(done));
+    return answered;
+  }
+
+  private async run(): Promise<void> {
+    let result: CallToolResult;
+    let structuredJson: string | undefined;
+    try {
+      const outcome = await executeIn(this.def, this.call.args, this.env(), this.deps.catalog);
+      result = toCallToolResult(outcome);
+      if (outcome.ok) structuredJson = outcome.json;
+    } catch (error) {
+      this.failed(error);
+      return;
+    }
+    if (this.clientGone || (this.out !== null && !this.out.isOpen)) {
+      // The SDK's exchange closes with the request and answers 499 (createMcpHandler).
+      this.respond?.(new Response(null, { status: 499 }));
+      this.respond = null;
+      this.out?.close();
+      return;
+    }
+    try {
+      const text = await this.framed(result, structuredJson);
+      if (text !== null) this.answer(text);
+      else await this.answerBySdk(result);
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** What the tool sees of its exchange (./call-env.ts): no SDK object anywhere. */
+  private env(): CallEnv {
+    const token = this.call.progressToken;
+    return {
+      caller: (this.authInfo.extra as { caller?: CallEnv['caller'] } | undefined)?.caller,
+      requestId: this.call.id,
+      notify: token === undefined ? null : (progress, message) => this.notify(token, progress, message),
+      signal: this.controller.signal,
+    };
+  }
+
+  private notify(token: string | number, progress: number, message: string): void {
+    if (this.clientGone) return;
+    if (!this.out) this.openStream();
+    this.out?.write(
+      messageFrame(JSON.stringify({ jsonrpc: '2.0', ...progressNotification(token, progress, message) })),
+    );
+  }
+
+  /** The answer becomes an event stream (the SDK's headers), with its keep-alive comments. */
+  private openStream(): void {
+    const out = new SseOut(this.deps.wheel, this.deps.keepAliveMs, () => this.gone());
+    this.out = out;
+    out.keepAlive();
+    this.respond?.(new Response(out.stream, { status: 200, headers: EVENT_STREAM_HEADERS }));
+    this.respond = null;
+  }
+
+  /** The result's text, when it passes the tool's output schema (else the SDK frames it). */
+  private async framed(result: CallToolResult, structuredJson: string | undefined): Promise<string | null> {
+    const structured = result.structuredContent;
+    if (!result.isError && structured !== undefined && outputCheckOf(this.def)?.(structured) !== true) {
+      const checked = await this.tool.config.outputSchema['~standard'].validate(structured);
+      if (checked.issues) return null;
+    }
+    return responseText(this.call, result, this.deps.serverInfo, structuredJson);
+  }
+
+  private answer(text: string): void {
+    if (this.out) {
+      this.out.write(messageFrame(text));
+      this.out.close();
+      return;
+    }
+    this.respond?.(new Response(text, { status: 200, headers: { 'content-type': 'application/json' } }));
+    this.respond = null;
+  }
+
+  /** The SDK answers the same request from the finished result; its frames follow those sent here. */
+  private async answerBySdk(result: CallToolResult): Promise<void> {
+    const standIn = new Request(this.request.url, { method: 'POST', headers: this.request.headers });
+    const response = await this.deps.exchange(standIn, { ...this.authInfo }, this.parsedBody, {
+      ...this.tool,
+      handler: async () => result,
+    });
+    const out = this.out;
+    if (!out) {
+      this.respond?.(response);
+      this.respond = null;
+      return;
+    }
+    if (isEventStream(response)) await readFrames(response.body, (frame) => out.write(frame));
+    else out.write(messageFrame(await response.text()));
+    out.close();
+  }
+
+  private failed(error: unknown): void {
+    this.deps.logger.error({ err: error, tool: this.def.name }, 'answering a waiting call failed');
+    this.respond?.(new Response(null, { status: 500 }));
+    this.respond = null;
+    this.out?.close();
+  }
+
+  private gone(): void {
+    this.clientGone = true;
+    this.controller.abort(new Error('the client went away'));
+  }
+}
