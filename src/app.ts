@@ -12,6 +12,7 @@ import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { limitBody, securityHeaders } from './http/security.js';
 import type { Logger } from './logger.js';
+import { BearerCheck } from './mcp/authenticate.js';
 import { createMcpHttpHandler, type McpHandlerOptions } from './mcp/handler.js';
 import { mcpRoutes } from './mcp/route.js';
 import { requiredScopeForTool, TOOL_SUMMARIES } from './mcp/tools/index.js';
@@ -41,6 +42,11 @@ export interface AppDeps {
 
 export interface App {
   app: Hono<AppEnv>;
+  /**
+   * Resolves once the bearer check's cache is in use (on PostgreSQL its invalidations are heard only
+   * once listening); requests before are looked up every time. Tests wait for it.
+   */
+  ready: Promise<void>;
   /** Ends what outlives requests (waiting tool calls); the HTTP server is closed by its owner. */
   close(): Promise<void>;
 }
@@ -134,10 +140,8 @@ export function createApp(deps: AppDeps): App {
       ...deps.mcpOptions,
     },
   );
-  app.route(
-    '/',
-    mcpRoutes({ config, db, logger, secrets: deps.secrets, handler: mcp, requiredScopeForTool }),
-  );
+  const bearers = new BearerCheck(db, deps.secrets, config);
+  app.route('/', mcpRoutes({ config, db, logger, bearers, handler: mcp, requiredScopeForTool }));
 
   app.route('/', webRoutes({ ...deps, tools: TOOL_SUMMARIES }));
   app.route('/', teamRoutes(deps));
@@ -170,5 +174,12 @@ export function createApp(deps: AppDeps): App {
       500,
     );
   });
-  return { app, close: () => mcp.close() };
+  return {
+    app,
+    ready: bearers.ready,
+    close: async () => {
+      await mcp.close();
+      await bearers.close();
+    },
+  };
 }

@@ -7,8 +7,7 @@ import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
 import { resourceMetadataUrl } from '../oauth/metadata.js';
 import { formatScopes, SCOPES, type Scope } from '../oauth/scopes.js';
-import type { SecretBox } from '../security/secrets.js';
-import { verifyAccessToken } from './authenticate.js';
+import type { BearerCheck } from './authenticate.js';
 import type { Caller } from './caller.js';
 import { beyondCeilingResult, checkScopes, type ToolRefusal } from './scope-check.js';
 
@@ -30,7 +29,8 @@ export interface McpAuthInfo {
 export interface McpRouteDeps {
   config: Config;
   db: Store;
-  secrets: SecretBox;
+  /** The bearer check, with its cache of recent answers (authenticate.ts). */
+  bearers: BearerCheck;
   logger: Logger;
   handler: McpRequestHandler;
   /** The scope a tools/call needs, by tool name; undefined for unknown tools (the handler answers). */
@@ -86,7 +86,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
       });
     }
     const token = match[1];
-    const verified = await verifyAccessToken(deps.db, deps.secrets, config, token);
+    const verified = await deps.bearers.verify(token);
     if (!verified.ok) {
       return c.json(jsonRpcError(-32001, verified.reason), 401, {
         'WWW-Authenticate': challenge({

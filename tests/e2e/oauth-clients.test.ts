@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { first as firstRow } from '../../src/db/store/index.js';
+import { first as firstRow, grantSubject } from '../../src/db/store/index.js';
 import { startSandboxServer } from '../../src/sandbox/server.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { completeInBrowser as completeInBrowserAs } from '../helpers/consent-in-browser.js';
@@ -77,6 +77,8 @@ async function expireAccessTokens(clientId: string) {
       .update(server.db.t.oauthTokens)
       .set({ expiresAt: Date.now() - 1000 })
       .where(and(eq(server.db.t.oauthTokens.grantId, grant.id), eq(server.db.t.oauthTokens.kind, 'access')));
+    // As every write that changes what the bearer check answers does (its cache hears it).
+    await server.db.invalidate(grantSubject(grant.id));
   }
 }
 

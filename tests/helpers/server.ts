@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { type AppDeps, createApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { type Engine, type OpenStore, openMigratedStore } from '../../src/db/store/index.js';
+import { type Engine, EVERYTHING, type OpenStore, openMigratedStore } from '../../src/db/store/index.js';
 import type { AppEnv } from '../../src/http/env.js';
 import { createConfiguredLogger } from '../../src/logger.js';
 import { SecretBox } from '../../src/security/secrets.js';
@@ -18,7 +18,10 @@ export interface TestServer {
   /** The server's own store (the test reads and writes through it, as the server does). */
   db: OpenStore;
   engine: Engine;
-  /** Plain SQL on the same database (its own connection), for checks below the data-access functions. */
+  /**
+   * Plain SQL on the same database (its own connection), for checks below the data-access functions;
+   * `run` then tells the server's caches that anything may have changed.
+   */
   sql: RawSql;
   app: Hono<AppEnv>;
   secrets: SecretBox;
@@ -90,7 +93,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     { databaseUrl: config.databaseUrl ?? undefined, databasePath: config.databasePath },
     { max: config.databasePoolSize },
   );
-  const sql = openRawSql(config);
+  const raw = openRawSql(config);
+  // A write made here is one no write path announced. The server's caches (the bearer check) hear of
+  // it as they hear of every write path's (Store.invalidate); otherwise a PostgreSQL row changed by
+  // hand shows only when a cached answer expires (ARCHITECTURE.md, "Caches over the database").
+  const sql: RawSql = {
+    ...raw,
+    run: async (query, ...params) => {
+      await raw.run(query, ...params);
+      await db.invalidate(EVERYTHING);
+    },
+  };
   const secrets = new SecretBox(config.secretKeys);
   const deps: AppDeps = {
     config,
@@ -101,7 +114,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.mcpOptions ? { mcpOptions: options.mcpOptions } : {}),
     upstream: options.upstream ?? { searchUrl: 'http://127.0.0.1:9', agentUrl: 'http://127.0.0.1:9' },
   };
-  const { app, close: closeApp } = createApp(deps);
+  const { app, ready, close: closeApp } = createApp(deps);
+  await ready;
   target = app;
   return {
     url,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type OpenStore, openPostgresStore } from '../../src/db/store/index.js';
+import { EVERYTHING, type OpenStore, openPostgresStore } from '../../src/db/store/index.js';
 import { asTestServer, type Gateway, spawnGateway } from './gateway.js';
 import { freshPostgresDatabase, type TestDatabase } from './postgres.js';
 import { openRawSql, type RawSql } from './raw-sql.js';
@@ -49,7 +49,15 @@ export async function startTwoInstances(): Promise<TwoInstances> {
   for (const [i, g] of instances.entries()) proxy.setBackend(i, g.url);
   const store = openPostgresStore(database.url);
   const location = { databasePath, databaseUrl: database.url };
-  const sql = openRawSql(location);
+  const raw = openRawSql(location);
+  // As in tests/helpers/server.ts: a write made here tells both instances' caches by NOTIFY.
+  const sql: RawSql = {
+    ...raw,
+    run: async (query, ...params) => {
+      await raw.run(query, ...params);
+      await store.invalidate(EVERYTHING);
+    },
+  };
   return {
     database,
     store,

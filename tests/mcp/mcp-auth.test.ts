@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createLogger } from '../../src/logger.js';
+import { BearerCheck } from '../../src/mcp/authenticate.js';
 import { mcpRoutes } from '../../src/mcp/route.js';
 import { SCOPES, type Scope } from '../../src/oauth/scopes.js';
 import { hashToken } from '../../src/security/tokens.js';
@@ -250,7 +251,7 @@ describe('scope enforcement on tools/call (DESIGN §4, MCP authorization "Scope 
       config: fx.server.config,
       db: fx.server.db,
       logger: createLogger('silent'),
-      secrets: fx.server.secrets,
+      bearers: new BearerCheck(fx.server.db, fx.server.secrets, fx.server.config),
       handler: {
         fetch: async (_request, options) => {
           seen.push(options.authInfo.scopes);

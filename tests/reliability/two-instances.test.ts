@@ -160,6 +160,42 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     expect(await until(waiting, (rows) => rows.length === 0)).toEqual([]);
   });
 
+  it('an access token revoked through instance B is refused at once by instance A, which had it in memory', async () => {
+    const { client_id: clientId } = await registerClient(
+      two.view,
+      {},
+      { 'x-forwarded-for': '198.51.100.201' },
+    );
+    const { accessToken } = await issueTestToken(two.view, { upstreamToken: null, clientId });
+    const [a, b] = two.instances as [Gateway, Gateway];
+    const ping = async (instance: Gateway) => {
+      const res = await fetch(`${instance.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${accessToken}`,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    // A answers from memory after the first lookup (the bearer check's cache, a few seconds).
+    expect(await ping(a)).toBe(200);
+    expect(await ping(a)).toBe(200);
+    const revoked = await fetch(`${b.url}/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: accessToken, client_id: clientId }),
+    });
+    expect(revoked.status).toBe(200);
+    // B answered after its commit, whose NOTIFY PostgreSQL had already handed to A's listener.
+    expect(await ping(a)).toBe(401);
+    expect(await ping(b)).toBe(401);
+  });
+
   it('50 parallel credit-spending calls at cap − 1 over both instances: exactly one passes', async () => {
     const upstreamToken = await two.sandbox.credential({ producer: true });
     const { accessToken, userId, workspaceId } = await issueTestToken(two.view, { upstreamToken });

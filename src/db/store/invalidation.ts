@@ -56,6 +56,8 @@ export interface InvalidationWatch {
    * listening (a notification sent then would be lost).
    */
   check(): boolean;
+  /** Resolves once check() first vouches (PostgreSQL: the first LISTEN); at once on SQLite. */
+  readonly ready: Promise<void>;
   stop(): Promise<void>;
 }
 

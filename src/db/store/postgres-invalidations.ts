@@ -12,11 +12,16 @@ const RETRY_MS = [50, 100, 250, 500, 1_000, 2_000, 5_000];
  */
 export class InvalidationListener {
   private readonly sql: postgres.Sql;
-  private listening = false;
+  private up = false;
   private stopped = false;
   private starting: Promise<void> | null = null;
   private retry: NodeJS.Timeout | null = null;
   private attempts = 0;
+  private markListening!: () => void;
+  /** Resolves at the first successful LISTEN. */
+  readonly listening = new Promise<void>((resolve) => {
+    this.markListening = resolve;
+  });
 
   constructor(
     url: string,
@@ -41,18 +46,19 @@ export class InvalidationListener {
 
   /** True while notifications are being received. */
   get live(): boolean {
-    return this.listening && !this.stopped;
+    return this.up && !this.stopped;
   }
 
   /** Starts listening (once; again after a drop). Never rejects: failures are retried. */
   start(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+    if (this.stopped || this.up) return Promise.resolve();
     this.starting ??= this.sql`LISTEN ${this.sql(INVALIDATION_CHANNEL)}`.then(
       () => {
         this.starting = null;
         if (this.stopped) return;
         this.attempts = 0;
-        this.listening = true;
+        this.up = true;
+        this.markListening();
         // Whatever was sent while nobody listened is unknown.
         this.watchers.deliver(EVERYTHING);
       },
@@ -66,14 +72,14 @@ export class InvalidationListener {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.listening = false;
+    this.up = false;
     if (this.retry) clearTimeout(this.retry);
     await this.sql.end({ timeout: 1 });
   }
 
   private lost(): void {
-    if (!this.listening) return;
-    this.listening = false;
+    if (!this.up) return;
+    this.up = false;
     this.watchers.deliver(EVERYTHING);
     this.scheduleRetry();
   }

@@ -92,6 +92,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
       const own = listener;
       return {
         check: () => own.live,
+        ready: own.listening,
         async stop() {
           remove();
         },

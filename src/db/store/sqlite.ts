@@ -97,6 +97,7 @@ function watchFile(
       }
       return true;
     },
+    ready: Promise.resolve(),
     async stop() {
       stop();
     },
