@@ -29,6 +29,30 @@ export function jsonResponse(body: string, status = 200): Response {
   return response;
 }
 
+type Coding = 'br' | 'gzip';
+
+/**
+ * An answer sent again and again with the same bytes (a replayed tools/list, src/mcp/tools-list-cache.ts):
+ * each content coding of it is made once, the first time a client asks for it, and kept in `coded`,
+ * which belongs to the answer's owner and lives as long as the answer.
+ */
+export interface ReusableAnswer {
+  status: number;
+  /** The identity answer's headers, as a plain record (the adapter writes those without a Headers). */
+  headers: Readonly<Record<string, string>>;
+  body: Buffer;
+  coded: Map<Coding, { body: Buffer; headers: Readonly<Record<string, string>> }>;
+}
+
+const reusableAnswers = new WeakMap<Response, ReusableAnswer>();
+
+/** The identity Response of a reusable answer; the middleware below sends the coding the client takes. */
+export function reusableResponse(answer: ReusableAnswer): Response {
+  const response = new Response(answer.body, { status: answer.status, headers: answer.headers });
+  reusableAnswers.set(response, answer);
+  return response;
+}
+
 /** JSON (`application/json`, `application/*+json`) only: never `text/event-stream`, whose events must flow. */
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
@@ -47,17 +71,22 @@ function brotliFirst(list: Accepted[]): string {
   return gz > 0 ? 'gzip' : 'identity';
 }
 
-async function encode(body: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer> {
-  const sync = body.length <= SYNC_COMPRESS_MAX_BYTES;
-  if (encoding === 'gzip') return sync ? gzipSync(body, { level: 6 }) : gzipped(body, { level: 6 });
-  const options = {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 5,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  };
-  return sync ? brotliCompressSync(body, options) : brotli(body, options);
+const brotliOptions = (body: Buffer) => ({
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: 5,
+    [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+  },
+});
+
+/** encode() on the event loop whatever the size: for answers compressed once and kept. */
+function encodeNow(body: Buffer, encoding: Coding): Buffer {
+  return encoding === 'gzip' ? gzipSync(body, { level: 6 }) : brotliCompressSync(body, brotliOptions(body));
+}
+
+async function encode(body: Buffer, encoding: Coding): Promise<Buffer> {
+  if (body.length <= SYNC_COMPRESS_MAX_BYTES) return encodeNow(body, encoding);
+  return encoding === 'gzip' ? gzipped(body, { level: 6 }) : brotli(body, brotliOptions(body));
 }
 
 /**
@@ -70,6 +99,71 @@ function replace(c: Context, body: Buffer, init: { status: number; statusText?: 
   c.res = new Response(body, init);
 }
 
+/** Vary with Accept-Encoding added: the answer depends on it from here on, caches must keep the variants apart. */
+function varyOnEncoding(vary: string | null | undefined): string | null {
+  if (vary === '*' || /(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? '')) return null;
+  return vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
+}
+
+/** Whether a reusable answer may be compressed at all (the rules of any other answer), found once. */
+const compressibleAnswers = new WeakMap<ReusableAnswer, boolean>();
+
+function compressible(answer: ReusableAnswer): boolean {
+  let verdict = compressibleAnswers.get(answer);
+  if (verdict === undefined) {
+    const headers = new Headers(answer.headers);
+    verdict =
+      answer.status !== 204 &&
+      answer.status !== 206 &&
+      answer.body.length >= COMPRESS_THRESHOLD_BYTES &&
+      !headers.has('content-encoding') &&
+      JSON_TYPE.test(headers.get('content-type') ?? '') &&
+      !NO_TRANSFORM.test(headers.get('cache-control') ?? '');
+    compressibleAnswers.set(answer, verdict);
+  }
+  return verdict;
+}
+
+/** A reusable answer in the client's coding, compressed the first time only. */
+function sendReusable(c: Context, answer: ReusableAnswer, coding: Coding): void {
+  if (c.req.method === 'HEAD' || !compressible(answer)) return;
+  let coded = answer.coded.get(coding);
+  if (!coded) {
+    const headers: Record<string, string> = {};
+    let vary: string | undefined;
+    for (const [key, value] of Object.entries(answer.headers)) {
+      const name = key.toLowerCase();
+      if (name === 'vary') vary = value;
+      else if (name !== 'content-length') headers[key] = value;
+    }
+    headers.vary = varyOnEncoding(vary) ?? (vary as string);
+    headers['content-encoding'] = coding;
+    coded = { body: encodeNow(answer.body, coding), headers: Object.freeze(headers) };
+    answer.coded.set(coding, coded);
+  }
+  c.res = undefined as unknown as Response;
+  c.res = new Response(coded.body, { status: answer.status, headers: coded.headers });
+}
+
+/** Accept-Encoding values seen, and the coding each negotiates (clients send a handful of spellings). */
+const negotiated = new Map<string, string>();
+const NEGOTIATED_MAX = 64;
+
+function negotiate(c: Context, header: string): string {
+  let coding = negotiated.get(header);
+  if (coding === undefined) {
+    coding = accepts(c, {
+      header: 'Accept-Encoding',
+      supports: ['br', 'gzip'],
+      default: 'identity',
+      match: (list) => brotliFirst(list),
+    });
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    negotiated.set(header, coding);
+  }
+  return coding;
+}
+
 /**
  * Compresses JSON responses with br or gzip when the client accepts either (issue 16): tool results
  * and tools/list answers are tens of kilobytes of repetitive JSON. Server-sent event streams are left
@@ -79,33 +173,28 @@ function replace(c: Context, body: Buffer, init: { status: number; statusText?: 
 export function compressJson(): MiddlewareHandler {
   return async (c, next) => {
     const header = c.req.header('accept-encoding');
-    const encoding = header
-      ? accepts(c, {
-          header: 'Accept-Encoding',
-          supports: ['br', 'gzip'],
-          default: 'identity',
-          match: (list) => brotliFirst(list),
-        })
-      : 'identity';
+    const encoding = header ? negotiate(c, header) : 'identity';
     await next();
     if (encoding !== 'br' && encoding !== 'gzip') return;
     const res = c.res;
+    const answer = reusableAnswers.get(res);
+    if (answer) return sendReusable(c, answer, encoding);
+    // The body last: on a Response of @hono/node-server, reading it builds the web Response and
+    // loses the adapter's direct write, which an event stream or an error answer should keep.
     if (
-      !res.body ||
       c.req.method === 'HEAD' ||
       res.status === 204 ||
       res.status === 206 ||
-      res.headers.has('content-encoding') ||
       !JSON_TYPE.test(res.headers.get('content-type') ?? '') ||
-      NO_TRANSFORM.test(res.headers.get('cache-control') ?? '')
+      res.headers.has('content-encoding') ||
+      NO_TRANSFORM.test(res.headers.get('cache-control') ?? '') ||
+      !res.body
     ) {
       return;
     }
     const headers = new Headers(res.headers);
-    // The answer depends on Accept-Encoding from here on: caches must keep the variants apart.
-    const vary = headers.get('vary');
-    if (vary !== '*' && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? ''))
-      headers.set('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+    const vary = varyOnEncoding(headers.get('vary'));
+    if (vary) headers.set('vary', vary);
     const known = knownBodies.get(res);
     // A known body has no status text of its own (reading it would build the web Response too).
     const body = known === undefined ? Buffer.from(await res.arrayBuffer()) : Buffer.from(known);

@@ -1,3 +1,5 @@
+import { type ReusableAnswer, reusableResponse } from '../http/compress.js';
+
 /**
  * tools/list answers, replayed. For a given scope set the SDK's answer to tools/list depends only on
  * the request's headers and its body minus the JSON-RPC id, so the first answer the SDK gives for
@@ -5,6 +7,10 @@
  * those bytes with their own id. This skips building, serializing (~50 KB) and re-validating the same
  * catalog on every connect. Anything unusual (batches, cursors, other headers) simply misses and is
  * served by the SDK, which also answers every first request, errors included.
+ *
+ * The whole answer for an id is kept too (clients number their requests alike: a connect's tools/list
+ * is id 1 or 2 for every SDK client), with its compressed forms once a client has asked for them
+ * (src/http/compress.ts, reusableResponse): a replay then neither copies the answer nor compresses it.
  */
 interface Entry {
   status: number;
@@ -21,8 +27,13 @@ interface Entry {
 
 const HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name'] as const;
 
+/** Whole answers kept (each ~36 KB, and ~4 KB per compressed form): the ids clients reuse are few. */
+const MAX_ANSWERS = 64;
+
 export class ToolsListCache {
   private readonly entries = new Map<string, Entry>();
+  /** Whole answers by entry key and id, oldest first. */
+  private readonly answers = new Map<string, ReusableAnswer>();
 
   constructor(private readonly maxEntries = 256) {}
 
@@ -33,31 +44,52 @@ export class ToolsListCache {
     if (message.method !== 'tools/list') return null;
     if (typeof message.id !== 'string' && typeof message.id !== 'number') return null;
     if (message.params?.cursor !== undefined) return null;
-    const headers = HEADERS.map((h) => request.headers.get(h));
-    const key = JSON.stringify([scopeKey, headers, { ...message, id: null }]);
-    return { key, id: message.id };
+    // Header values hold no line breaks (RFC 9110 §5.5): one line each, marked present or absent.
+    let key = scopeKey;
+    for (const name of HEADERS) {
+      const value = request.headers.get(name);
+      key += value === null ? '\n-' : `\n+${value}`;
+    }
+    const { id, ...rest } = message;
+    return { key: `${key}\n${JSON.stringify(rest)}`, id };
   }
 
   replay(key: string, id: string | number): Response | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
-    return new Response(Buffer.concat([entry.before, Buffer.from(JSON.stringify(id)), entry.after]), {
-      status: entry.status,
-      headers: entry.headers,
-    });
+    const idText = JSON.stringify(id);
+    const answerKey = `${idText}\n${key}`;
+    let answer = this.answers.get(answerKey);
+    if (!answer) {
+      if (this.answers.size >= MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value as string);
+      answer = {
+        status: entry.status,
+        headers: entry.headers,
+        body: Buffer.concat([entry.before, Buffer.from(idText), entry.after]),
+        coded: new Map(),
+      };
+      this.answers.set(answerKey, answer);
+    }
+    return reusableResponse(answer);
   }
 
   /** Keeps a 200 answer when the id can be found exactly once, at the end of the message. */
   async capture(key: string, id: string | number, response: Response): Promise<Response> {
     if (response.status !== 200 || !response.body) return response;
     const text = await response.text();
-    const headers = Object.freeze(Object.fromEntries(response.headers));
+    // No Content-Length: the replays' ids differ in length, and the adapter counts the bytes it sends.
+    const headers = Object.freeze(
+      Object.fromEntries([...response.headers].filter(([name]) => name !== 'content-length')),
+    );
     const marker = `"id":${JSON.stringify(id)}`;
     const at = text.lastIndexOf(marker);
     const after = at < 0 ? '' : text.slice(at + marker.length);
     // The id closes the JSON-RPC object: only `}` and SSE framing may follow it.
     if (at >= 0 && text.indexOf(marker) === at && /^}\s*$/.test(after)) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      if (this.entries.size >= this.maxEntries) {
+        this.entries.clear();
+        this.answers.clear();
+      }
       this.entries.set(key, {
         status: 200,
         headers,

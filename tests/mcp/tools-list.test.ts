@@ -1,3 +1,5 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectV1, connectV2, type Harness, type Json, startHarness } from '../helpers/harness.js';
 
@@ -48,6 +50,73 @@ describe('tools/list, built once', () => {
     const json = JSON.parse(modern ? third.text : (third.text.split('data: ')[1] ?? '')) as Json;
     expect(json.id).toBe(43);
     expect(json.result.tools).toHaveLength(31);
+  });
+
+  it('a replayed answer is sent in the coding the client takes, the same answer once decoded (compressed once, kept)', async () => {
+    const access = await h.token({ upstreamToken: await h.credential() });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    // undici's request leaves the bytes as sent.
+    const list = async (id: number, acceptEncoding: string | null, modern = true) => {
+      const res = await request(h.mcpUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${access}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
+          ...(modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/list',
+          params: modern ? { _meta: meta } : {},
+        }),
+      });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      const coding = res.headers['content-encoding'];
+      const text =
+        coding === 'gzip'
+          ? gunzipSync(body).toString()
+          : coding === 'br'
+            ? brotliDecompressSync(body).toString()
+            : body.toString();
+      return {
+        coding,
+        vary: res.headers.vary,
+        length: res.headers['content-length'],
+        text,
+        bytes: body.length,
+      };
+    };
+    const first = await list(1, null);
+    for (const id of [2, 3, 2]) {
+      const plain = await list(id, null);
+      expect(plain.coding).toBeUndefined();
+      expect(plain.text).toBe(first.text.replace('"id":1}', `"id":${id}}`));
+      for (const [accept, coding] of [
+        ['gzip, deflate', 'gzip'],
+        ['br', 'br'],
+        ['gzip;q=0.5, br;q=1', 'br'],
+        ['br;q=0, gzip', 'gzip'],
+      ] as const) {
+        const coded = await list(id, accept);
+        expect(coded.coding, accept).toBe(coding);
+        expect(coded.vary, accept).toMatch(/Accept-Encoding/i);
+        expect(coded.text, accept).toBe(plain.text);
+        expect(Number(coded.length), accept).toBe(coded.bytes);
+      }
+    }
+    // The 2025 era's answer is an event stream: never compressed, replayed or not.
+    for (const id of [4, 5]) {
+      const sse = await list(id, 'gzip, br', false);
+      expect(sse.coding).toBeUndefined();
+      expect(sse.text).toMatch(new RegExp(`^event: message\ndata: \\{.*"id":${id}\\}\n\n$`, 's'));
+    }
   });
 
   it('scope sets never share an answer', async () => {
