@@ -3,8 +3,9 @@
  * (get_keyword_search via /mcp) runs at 1 connection for PROFILE_SECONDS (default 10); prints the
  * functions with the most self time, grouped by package or source file. For finding per-request work,
  * not for figures (the profiler slows everything down). PROFILE_TARGET=tools-list profiles the 2025-06-18
- * client's tools/list as captured on the wire (gzip accepted) at 16 connections instead;
- * PROFILE_TARGET=tools-list-identity the same without accept-encoding.
+ * client's tools/list as captured on the wire (gzip accepted) at 16 connections instead, tools-list-modern
+ * the 2026-07-28 client's; a suffix -identity drops accept-encoding. Only samples taken while the load
+ * runs are counted; PROFILE_TOP sets how many functions are listed.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+  startTime: number;
+  endTime: number;
 }
 
 /** Where a frame's code lives: a package name, a file of ours, or the runtime. */
@@ -71,7 +74,9 @@ async function main() {
     const requests = await captureRequests(`${gateway.url}/mcp`, grant.accessToken, searchId);
     const seconds = Number(process.env.PROFILE_SECONDS ?? 10);
     const target = process.env.PROFILE_TARGET ?? 'proxy';
+    const listRequest = target.startsWith('tools-list-modern') ? requests.modern : requests.legacy;
     const url = `${gateway.url}/mcp`;
+    const loadStart = Date.now();
     const r =
       target === 'proxy'
         ? await latency({ url, method: 'POST', connections: 1, seconds, ...requests.toolsCall })
@@ -80,16 +85,25 @@ async function main() {
             method: 'POST',
             connections: 16,
             duration: seconds,
-            ...(target === 'tools-list-identity' ? identityOnly(requests.legacy) : requests.legacy),
+            ...(target.endsWith('-identity') ? identityOnly(listRequest) : listRequest),
           });
     process.stdout.write(`${r.requests} requests (${target}), p50 ${r.p50.toFixed(2)} ms (profiled)\n`);
+    const loadEnd = Date.now();
     await gateway.proc.stop(10_000);
+    const stopped = Date.now();
     await sandbox.proc.stop();
     const file = readdirSync(work).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error('no profile written');
     const profile = JSON.parse(readFileSync(join(work, file), 'utf8')) as Profile;
     const self = new Map<number, number>();
+    // Only the samples taken while the load ran (start-up and shutdown are not per-request work):
+    // the profile's clock is monotonic, so its end is placed at the stop, give or take the exit.
+    const wallOf = (t: number) => stopped - (profile.endTime - t) / 1000;
+    let at = profile.startTime;
     for (const [i, id] of profile.samples.entries()) {
+      at += profile.timeDeltas[i] ?? 0;
+      const wall = wallOf(at);
+      if (wall < loadStart + 100 || wall > loadEnd) continue;
       self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
     }
     const byPlace = new Map<string, number>();
@@ -114,7 +128,7 @@ async function main() {
         )
         .join('\n');
     process.stdout.write(
-      `busy ${(total / r.requests).toFixed(0)} µs per request\n\nby place:\n${top(byPlace, 20)}\n\nby function:\n${top(byFn, 25)}\n`,
+      `busy ${(total / r.requests).toFixed(0)} µs per request\n\nby place:\n${top(byPlace, 20)}\n\nby function:\n${top(byFn, Number(process.env.PROFILE_TOP ?? 25))}\n`,
     );
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -1,16 +1,20 @@
 /**
  * `npx tsx bench/tools-list-cost.ts [<dir> …]`: the two tools/list targets of issues 18 and 19 for one or
  * more built checkouts (default: this one), measured turn about in one run: server CPU per tools/list
- * (the 2025-06-18 client's request as captured on the wire, with its `accept-encoding: gzip, deflate`,
- * and the same without it) over the CPU per request of the bare Hono route (bench/baseline-server.ts)
- * measured in the same round, on SQLite and, with COST_POSTGRES=1 (default), on PostgreSQL (a throw-away
- * cluster from the test helpers), with PostgreSQL ÷ SQLite per round. COST_ROUNDS (default 5) and
+ * over the CPU per request of the bare Hono route (bench/baseline-server.ts) measured in the same round,
+ * for each client era's request as captured on the wire (both send `accept-encoding: gzip, deflate`):
+ * the 2026-07-28 client's (a JSON answer, gzipped), the same without accept-encoding, and the
+ * 2025-06-18 client's (a one-event SSE stream, never compressed); on SQLite and, unless
+ * COST_POSTGRES=0, on PostgreSQL (a throw-away cluster from the test helpers), with PostgreSQL ÷ SQLite
+ * per round. The floors: the bare route's server sending the same bytes and nothing else (its
+ * /ceiling route: the legacy SSE answer, and the modern gzipped one). COST_ROUNDS (default 5) and
  * COST_SECONDS (default 3) set the effort. The figures `npm run bench` reports come from bench/run.ts;
  * this is the quicker loop for work on the /mcp request path.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { createDatabase, databaseUrl, startPostgresCluster } from '../tests/helpers/postgres-cluster.js';
 import { type CapturedRequest, captureRequests, identityOnly } from './capture.js';
 import { cpuPerRequest } from './lib/cpu.js';
@@ -48,8 +52,6 @@ async function main() {
       body: JSON.stringify({ credits: 1_000_000, producer: true }),
     });
     const upstreamToken = ((await res.json()) as { token: string }).token;
-    const baseline = await startBaseline();
-    stops.push(() => baseline.proc.stop());
     for (const [i, dir] of dirs.entries()) {
       const entry = join(dir, 'dist', 'src', 'main.js');
       const label = dirs.length > 1 ? `${dir.split('/').pop()} ` : '';
@@ -89,6 +91,25 @@ async function main() {
       headers: { ...request.headers, authorization: `Bearer ${target.accessToken}` },
     });
     log(`tools/list headers as sent: ${JSON.stringify(captured.legacy.headers)}`);
+    // The floors: the same listen() sending the gateway's own answer bytes, as they go on the wire.
+    const answer = async (request: CapturedRequest, file: string) => {
+      const res = await fetch(`${first.gateway.url}/mcp`, {
+        method: 'POST',
+        headers: requestFor(first, request).headers,
+        body: request.body,
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const path = join(work, file);
+      writeFileSync(path, bytes);
+      return { bodyFile: path, contentType: res.headers.get('content-type') ?? 'application/json' };
+    };
+    const legacyFloor = await startBaseline(await answer(captured.legacy, 'legacy-answer'));
+    stops.push(() => legacyFloor.proc.stop());
+    const modernAnswer = await answer(identityOnly(captured.modern), 'modern-answer');
+    writeFileSync(modernAnswer.bodyFile, gzipSync(readFileSync(modernAnswer.bodyFile), { level: 6 }));
+    const modernFloor = await startBaseline(modernAnswer);
+    stops.push(() => modernFloor.proc.stop());
+    const baseline = legacyFloor;
 
     const samples = new Map<string, number[]>();
     const add = (name: string, value: number) => samples.set(name, [...(samples.get(name) ?? []), value]);
@@ -97,33 +118,64 @@ async function main() {
       log(`round ${r}${r === 0 ? ' (warm-up, not counted)' : ''}`);
       const keep = r > 0;
       const bare = await cpuPerRequest(baseline.proc.pid, () => load({ ...common, url: baseline.url }));
-      if (keep) add('bare route', bare.cpuUsPerRequest);
+      const floor = (server: typeof baseline) =>
+        cpuPerRequest(server.proc.pid, () =>
+          load({ ...common, url: `${server.url}/ceiling`, method: 'POST', body: '{}' }),
+        );
+      const legacyBytes = await floor(legacyFloor);
+      const modernBytes = await floor(modernFloor);
+      if (keep) {
+        add('bare route', bare.cpuUsPerRequest);
+        add(
+          'floor: the legacy SSE answer from a bare route ÷ bare',
+          legacyBytes.cpuUsPerRequest / bare.cpuUsPerRequest,
+        );
+        add(
+          'floor: the modern gzip answer from a bare route ÷ bare',
+          modernBytes.cpuUsPerRequest / bare.cpuUsPerRequest,
+        );
+      }
       const order = r % 2 ? [...targets].reverse() : targets;
       for (const target of order) {
         const url = `${target.gateway.url}/mcp`;
         const pid = target.gateway.proc.pid;
-        const gzip = await cpuPerRequest(pid, () =>
-          load({ ...common, url, method: 'POST', ...requestFor(target, captured.legacy) }),
-        );
-        const identity = await cpuPerRequest(pid, () =>
-          load({ ...common, url, method: 'POST', ...requestFor(target, identityOnly(captured.legacy)) }),
-        );
+        const run = (request: CapturedRequest) =>
+          cpuPerRequest(pid, () => load({ ...common, url, method: 'POST', ...requestFor(target, request) }));
+        const kinds = {
+          'modern gzip': await run(captured.modern),
+          'modern identity': await run(identityOnly(captured.modern)),
+          'legacy SSE': await run(captured.legacy),
+        };
         if (!keep) continue;
-        add(`${target.name} gzip`, gzip.cpuUsPerRequest);
-        add(`${target.name} identity`, identity.cpuUsPerRequest);
-        add(`${target.name} gzip ÷ bare`, gzip.cpuUsPerRequest / bare.cpuUsPerRequest);
-        add(`${target.name} identity ÷ bare`, identity.cpuUsPerRequest / bare.cpuUsPerRequest);
+        for (const [kind, result] of Object.entries(kinds)) {
+          add(`${target.name} ${kind}`, result.cpuUsPerRequest);
+          add(`${target.name} ${kind} ÷ bare`, result.cpuUsPerRequest / bare.cpuUsPerRequest);
+        }
       }
     }
     if (cluster) {
       for (const [i] of dirs.entries()) {
         const lite = targets[2 * i] as Target;
         const pg = targets[2 * i + 1] as Target;
-        for (const kind of ['gzip', 'identity']) {
+        for (const kind of ['modern gzip', 'modern identity', 'legacy SSE']) {
           const a = samples.get(`${pg.name} ${kind}`) ?? [];
           const b = samples.get(`${lite.name} ${kind}`) ?? [];
           for (const [j, x] of a.entries())
             add(`${pg.name.replace('PostgreSQL', '')}PostgreSQL ÷ SQLite, ${kind}`, x / (b[j] ?? Number.NaN));
+        }
+      }
+    }
+    // Later checkouts against the first, round by round (the machine drifts between rounds).
+    const perDir = cluster ? 2 : 1;
+    for (let i = 1; i < dirs.length; i++) {
+      for (let k = 0; k < perDir; k++) {
+        const base = targets[k] as Target;
+        const other = targets[i * perDir + k] as Target;
+        for (const kind of ['modern gzip', 'modern identity', 'legacy SSE']) {
+          const a = samples.get(`${other.name} ${kind}`) ?? [];
+          const b = samples.get(`${base.name} ${kind}`) ?? [];
+          for (const [j, x] of a.entries())
+            add(`${other.name} ÷ ${base.name}, ${kind}`, x / (b[j] ?? Number.NaN));
         }
       }
     }
