@@ -98,6 +98,20 @@ export function createApp(deps: AppDeps): App {
     }),
   );
 
+  const mcp = createMcpHttpHandler(
+    { config, db, logger, upstream: deps.upstream },
+    {
+      searchMaxWaitMs: config.mcp.searchMaxWaitMs,
+      runMaxWaitMs: config.mcp.runMaxWaitMs,
+      maxResultBytes: config.mcp.maxResultBytes,
+      upstreamTimeoutMs: config.mcp.upstreamTimeoutMs,
+      ...deps.mcpOptions,
+    },
+  );
+  const bearers = new BearerCheck(db, deps.secrets, config);
+  // Before the browser session: /mcp is bearer-only, and a handler that answers ends the chain.
+  app.route('/', mcpRoutes({ config, db, logger, bearers, handler: mcp, requiredScopeForTool }));
+
   app.use(sessionMiddleware({ db, config }));
 
   // Liveness and readiness (README, "Deploying"): /healthz says the process serves HTTP and never
@@ -130,18 +144,6 @@ export function createApp(deps: AppDeps): App {
   };
   app.route('/', oauthRoutes(oauthDeps));
   app.route('/', authorizeRoutes(oauthDeps));
-  const mcp = createMcpHttpHandler(
-    { config, db, logger, upstream: deps.upstream },
-    {
-      searchMaxWaitMs: config.mcp.searchMaxWaitMs,
-      runMaxWaitMs: config.mcp.runMaxWaitMs,
-      maxResultBytes: config.mcp.maxResultBytes,
-      upstreamTimeoutMs: config.mcp.upstreamTimeoutMs,
-      ...deps.mcpOptions,
-    },
-  );
-  const bearers = new BearerCheck(db, deps.secrets, config);
-  app.route('/', mcpRoutes({ config, db, logger, bearers, handler: mcp, requiredScopeForTool }));
 
   app.route('/', webRoutes({ ...deps, tools: TOOL_SUMMARIES }));
   app.route('/', teamRoutes(deps));

@@ -47,6 +47,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
   const allowedOrigins = new Set([new URL(config.publicUrl).origin, ...config.allowedOrigins]);
   const metadataUrl = resourceMetadataUrl(config);
   const allScopes = formatScopes(SCOPES);
+  const resource = new URL(config.resourceUrl);
   const audit = toolCallAuditor(deps.db, deps.logger);
 
   const challenge = (params: Record<string, string>) =>
@@ -146,7 +147,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
       clientId: caller.clientId,
       scopes: [...caller.scopes],
       expiresAt: Math.floor(verified.expiresAt / 1000),
-      resource: new URL(config.resourceUrl),
+      resource,
       extra: refusal ? { caller, refusal } : { caller },
     };
     return deps.handler.fetch(c.req.raw, isJson ? { authInfo, parsedBody } : { authInfo });

@@ -21,6 +21,30 @@ export const httpRequestDuration = new Histogram({
 /** Methods kept as label values; anything else is counted as OTHER (label values must stay bounded). */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/** The labelled series, made once per label values (prom-client parses the labels on each labels() call). */
+const counters = new Map<string, { inc(): void }>();
+const timers = new Map<string, { observe(value: number): void }>();
+
+function counted(method: string, route: string, status: string) {
+  const key = `${method} ${status} ${route}`;
+  let series = counters.get(key);
+  if (!series) {
+    series = httpRequests.labels(method, route, status);
+    counters.set(key, series);
+  }
+  return series;
+}
+
+function timed(method: string, route: string) {
+  const key = `${method} ${route}`;
+  let series = timers.get(key);
+  if (!series) {
+    series = httpRequestDuration.labels(method, route);
+    timers.set(key, series);
+  }
+  return series;
+}
+
 /**
  * Counts and times every request under its matched route pattern (`routePath(c)`, e.g.
  * `/oauth/clients/:id`), never the raw path: raw paths are unbounded (ids, probes for random URLs) and
@@ -37,8 +61,8 @@ export function httpMetrics(): MiddlewareHandler {
       // After next(), the current route index is the handler that answered: its pattern, not the
       // path. (hono/route's routePath is what the deprecated c.req.routePath returns.)
       const route = routePath(c);
-      httpRequests.labels(method, route, String(c.res.status)).inc();
-      httpRequestDuration.labels(method, route).observe((performance.now() - started) / 1000);
+      counted(method, route, String(c.res.status)).inc();
+      timed(method, route).observe((performance.now() - started) / 1000);
     }
   };
 }
