@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import {
   creditsFromBody,
@@ -17,6 +17,21 @@ export interface UpstreamCredentials {
 }
 
 /** The only logging the client does: one debug line per attempt, never headers or bodies. */
+/**
+ * At most this many connections to each upstream origin, shared by every client of this process;
+ * further requests queue in the pool until one is free (their per-attempt timeout runs meanwhile).
+ * undici's default dispatcher has no limit: a burst of reads (thousands of waiting calls' polls falling
+ * due together) opened a connection for each, and the upstream's listen queue dropped the excess SYNs
+ * (`netstat -s`: hundreds of thousands of "SYNs to LISTEN sockets dropped" in one bench run of 10,000
+ * waiting calls), so reads waited seconds for a retransmitted connect, timed out or failed as
+ * network errors (UND_ERR_CONNECT_TIMEOUT). 256 stays under the listen backlog Node servers have by
+ * default (511) and still allows some 1,700 reads/s at 150 ms each (10,000 waiting calls polled every
+ * 5 s need 2,000).
+ */
+export const UPSTREAM_CONNECTIONS_PER_ORIGIN = 256;
+
+const upstreamPool = new Agent({ connections: UPSTREAM_CONNECTIONS_PER_ORIGIN });
+
 export interface UpstreamLogger {
   debug(obj: Record<string, unknown>, msg: string): void;
   warn(obj: Record<string, unknown>, msg: string): void;
@@ -237,7 +252,13 @@ export class UpstreamTransport {
       // It follows no redirects: a 3xx is an unexpected status, as `redirect: 'error'` made it before.
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(url, { method: spec.method, headers, body, signal });
+        response = await request(url, {
+          method: spec.method,
+          headers,
+          body,
+          signal,
+          dispatcher: upstreamPool,
+        });
       } catch (cause) {
         throw fail(cause);
       }
