@@ -4,7 +4,8 @@
  * one sandbox, each gateway started fresh on its own copy of one database. Default: this checkout.
  * Compare a change with `/work/wt/before` in one sitting: the machine's speed drifts over minutes.
  *
- * WAIT_CALLS (1,000), WAIT_LAG_MS (20,000), WAIT_ROUNDS (1): the figure's settings and how many times
+ * WAIT_CALLS (1,000), WAIT_LAG_MS (20,000), WAIT_ROUNDS (1), WAIT_SLOW=realistic (searches at the
+ * sandbox's realistic speed instead of a results lag; WAIT_LAG_MS=165000 then; 10,000 calls need it): the figure's settings and how many times
  * each gateway is measured (a warm-up run of 200 calls, lag WAIT_WARM_LAG_MS or 10 s, precedes the
  * first; WAIT_ROUNDS=0 runs only that). WAIT_COMPLETION=N also
  * measures the completion delay of N demo-speed searches (bench/figures/completion.ts). WAIT_NODE_ARGS:
@@ -79,7 +80,7 @@ async function main() {
       });
       sides.push({ name: `${basename(dir)}#${i}`, gateway });
     }
-    const run = (side: { gateway: Gateway }, n: number, lag: number) =>
+    const run = (side: { gateway: Gateway }, n: number, lag: number, slow = false) =>
       waitingCalls({
         gateway: {
           url: side.gateway.url,
@@ -90,6 +91,7 @@ async function main() {
         grants,
         calls: n,
         lagMs: lag,
+        ...(slow ? { slowBy: 'realistic' as const } : {}),
       });
     for (const side of sides) {
       log(`${side.name}: warm-up`);
@@ -103,10 +105,12 @@ async function main() {
       const order = r % 2 === 0 ? sides : [...sides].reverse();
       for (const side of order) {
         log(`${side.name}: round ${r + 1}/${rounds}, ${calls} calls, lag ${lagMs} ms`);
-        const sample = await run(side, calls, lagMs).catch((error: unknown) => {
-          log(`${side.name}: ${String(error)}`);
-          return null;
-        });
+        const sample = await run(side, calls, lagMs, process.env.WAIT_SLOW === 'realistic').catch(
+          (error: unknown) => {
+            log(`${side.name}: ${String(error)}`);
+            return null;
+          },
+        );
         if (sample) process.stdout.write(`${summary(side.name, sample)}\n`);
         // The next gateway starts on a quiet machine: this one's answers are written, its heap shrinks.
         await new Promise((r) => setTimeout(r, 5_000));

@@ -42,7 +42,44 @@ export interface WaitingSample {
 const POLL_FIRST_MS = 500; // the gateway's production defaults (src/mcp/tools/types.ts)
 const POLL_CAP_MS = 5_000;
 
-function post(url: string, token: string, body: string): Promise<{ status: number; text: string }> {
+/**
+ * At most this many calls not yet answered with their response headers. Thousands of connects in a
+ * burst overflow the gateway's listen queue (511, Node's default backlog) while its event loop is
+ * busy: the kernel drops the SYNs and the client retries them after 1, 3, 7, 15… s, so calls opened
+ * that way wait for a connection, not for their search, and the slowest never start within the lag
+ * (`netstat -s`: "times the listen queue of a socket overflowed"). A loopback connect completes before
+ * the server accepts it, so the slot is held until the headers: these 2025-era calls get their event
+ * stream's headers as soon as the gateway takes them (waiting-direct.ts), or after 2 s at most. The
+ * calls still all wait at the same time.
+ */
+const CONNECTING_MAX = 100;
+const CONNECTING_HOLD_MS = 2_000;
+let connecting = 0;
+const connectQueue: Array<() => void> = [];
+
+function connectSlot(): Promise<() => void> {
+  const release = () => {
+    connecting--;
+    connectQueue.shift()?.();
+  };
+  return new Promise((resolve) => {
+    const take = () => {
+      connecting++;
+      let released = false;
+      resolve(() => {
+        if (!released) {
+          released = true;
+          release();
+        }
+      });
+    };
+    if (connecting < CONNECTING_MAX) take();
+    else connectQueue.push(take);
+  });
+}
+
+async function post(url: string, token: string, body: string): Promise<{ status: number; text: string }> {
+  const release = await connectSlot();
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -65,7 +102,16 @@ function post(url: string, token: string, body: string): Promise<{ status: numbe
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    const held = setTimeout(release, CONNECTING_HOLD_MS);
+    req.on('response', () => {
+      clearTimeout(held);
+      release();
+    });
+    req.on('error', (error) => {
+      clearTimeout(held);
+      release();
+      reject(error);
+    });
     req.end(body);
   });
 }
@@ -91,9 +137,18 @@ export async function waitingCalls(options: {
   sandbox: Sandbox;
   grants: BenchGrant[];
   calls: number;
+  /**
+   * How long the calls are held: the results lag (a search reports finished, its results come this
+   * much later). The gateway waits for missing results only resultsGraceMs (45 s) past the first poll
+   * that saw the search finished, so a lag beyond that holds no call longer: for more calls than the
+   * gateway takes in that time, `realistic` instead runs every search at the sandbox's realistic speed
+   * (15 s pending, 150 s collecting) with no lag, and `lagMs` is then how long they run (≈ 165 s).
+   */
   lagMs: number;
+  slowBy?: 'results-lag' | 'realistic';
 }): Promise<WaitingSample> {
   const { gateway, sandbox, grants, calls, lagMs } = options;
+  const realistic = options.slowBy === 'realistic';
   const heapNow = gateway.settledHeap
     ? async () => (await (gateway.settledHeap as () => Promise<SettledHeap>)()).heapUsed
     : async () => (await gatewayHeap(gateway.url)).used;
@@ -104,7 +159,8 @@ export async function waitingCalls(options: {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     }).then((r) => r.json());
   for (const g of grants) {
-    await control('PUT', '/faults', { token: g.upstreamToken, results_lag_ms: lagMs });
+    await control('PUT', '/faults', { token: g.upstreamToken, results_lag_ms: realistic ? 0 : lagMs });
+    await control('PATCH', `/credentials/${g.upstreamToken}`, { speed: realistic ? 'realistic' : null });
     await control('DELETE', `/credentials/${g.upstreamToken}/requests`);
     await control('PATCH', `/credentials/${g.upstreamToken}`, { credits: 1_000 });
   }
@@ -149,7 +205,16 @@ export async function waitingCalls(options: {
 
   // Everything submitted and waiting: then read memory and CPU over the quiet middle of the wait.
   for (;;) {
-    const { waiting } = await gatewayCounts(gateway.url);
+    const { waiting } = await gatewayCounts(gateway.url).catch((error: unknown) => {
+      throw new Error(
+        `reading /metrics failed (${String(error)}, ${(error as { cause?: unknown }).cause ?? ''}) after ${Date.now() - started} ms, ${failed} failed, ${answeredEarly} answered at once; ${early.join(' | ')}`,
+      );
+    });
+    if (process.env.BENCH_WAIT_TRACE) {
+      process.stderr.write(
+        `[waiting] +${Date.now() - started} ms: ${waiting} waiting, ${failed} failed, ${answeredEarly} answered\n`,
+      );
+    }
     if (waiting >= calls) break;
     if (waiting + failed + answeredEarly >= calls || Date.now() - started > lagMs) {
       throw new Error(
