@@ -163,7 +163,7 @@ async function main() {
       );
       waits.push(
         await waitingCalls({
-          gateway: { url: gateway.url, pid: gateway.proc.pid },
+          gateway: { url: gateway.url, pid: gateway.proc.pid, settledHeap: gateway.settledHeap },
           sandbox,
           grants: data.grants.slice(1),
           calls: settings.waitingCalls,
@@ -194,7 +194,7 @@ async function main() {
     if (settings.manyWaitingCalls > 0) {
       log(`waiting calls: ${settings.manyWaitingCalls} at once, lag ${settings.manyWaitingLagMs} ms`);
       manyWaits = await waitingCalls({
-        gateway: { url: gateway.url, pid: gateway.proc.pid },
+        gateway: { url: gateway.url, pid: gateway.proc.pid, settledHeap: gateway.settledHeap },
         sandbox,
         grants: data.grants.slice(1),
         calls: settings.manyWaitingCalls,
