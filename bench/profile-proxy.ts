@@ -7,35 +7,15 @@
  * the 2026-07-28 client's; a suffix -identity drops accept-encoding. Only samples taken while the load
  * runs are counted; PROFILE_TOP sets how many functions are listed.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captureRequests, identityOnly } from './capture.js';
+import { summarizeProfile } from './lib/cpu-profile.js';
 import { latency } from './lib/latency.js';
 import { load } from './lib/load.js';
 import { startGateway, startSandbox } from './servers.js';
 import { setupDatabase } from './setup.js';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-  startTime: number;
-  endTime: number;
-}
-
-/** Where a frame's code lives: a package name, a file of ours, or the runtime. */
-function place(url: string): string {
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1] as string;
-  if (url.includes('/dist/src/')) return url.slice(url.indexOf('/dist/src/') + 6);
-  return url.startsWith('node:') ? url : url === '' ? '(native / GC)' : url;
-}
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'sim-prof-'));
@@ -92,43 +72,13 @@ async function main() {
     await gateway.proc.stop(10_000);
     const stopped = Date.now();
     await sandbox.proc.stop();
-    const file = readdirSync(work).find((f) => f.endsWith('.cpuprofile'));
-    if (!file) throw new Error('no profile written');
-    const profile = JSON.parse(readFileSync(join(work, file), 'utf8')) as Profile;
-    const self = new Map<number, number>();
-    // Only the samples taken while the load ran (start-up and shutdown are not per-request work):
-    // the profile's clock is monotonic, so its end is placed at the stop, give or take the exit.
-    const wallOf = (t: number) => stopped - (profile.endTime - t) / 1000;
-    let at = profile.startTime;
-    for (const [i, id] of profile.samples.entries()) {
-      at += profile.timeDeltas[i] ?? 0;
-      const wall = wallOf(at);
-      if (wall < loadStart + 100 || wall > loadEnd) continue;
-      self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
-    }
-    const byPlace = new Map<string, number>();
-    const byFn = new Map<string, number>();
-    let total = 0;
-    for (const node of profile.nodes) {
-      const t = self.get(node.id) ?? 0;
-      if (node.callFrame.functionName === '(idle)') continue;
-      total += t;
-      const where = place(node.callFrame.url);
-      byPlace.set(where, (byPlace.get(where) ?? 0) + t);
-      const fn = `${node.callFrame.functionName || '(anonymous)'} ${where}:${node.callFrame.lineNumber + 1}`;
-      byFn.set(fn, (byFn.get(fn) ?? 0) + t);
-    }
-    const top = (m: Map<string, number>, n: number) =>
-      [...m]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, n)
-        .map(
-          ([k, t]) =>
-            `${((t / total) * 100).toFixed(1).padStart(5)} %  ${(t / r.requests).toFixed(0).padStart(5)} µs/req  ${k}`,
-        )
-        .join('\n');
     process.stdout.write(
-      `busy ${(total / r.requests).toFixed(0)} µs per request\n\nby place:\n${top(byPlace, 20)}\n\nby function:\n${top(byFn, Number(process.env.PROFILE_TOP ?? 25))}\n`,
+      summarizeProfile(
+        work,
+        r.requests,
+        { places: 20, functions: Number(process.env.PROFILE_TOP ?? 25) },
+        { from: loadStart + 100, to: loadEnd, stoppedAt: stopped },
+      ),
     );
   } finally {
     rmSync(work, { recursive: true, force: true });

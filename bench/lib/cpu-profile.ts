@@ -13,6 +13,19 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+/**
+ * Only the samples taken while a load ran (start-up and shutdown are not per-request work), in wall
+ * clock milliseconds: the profile's clock is monotonic, so its end is placed at `stoppedAt` (when the
+ * profiled process was stopped), give or take its exit.
+ */
+export interface ProfileWindow {
+  from: number;
+  to: number;
+  stoppedAt: number;
 }
 
 /** Where a frame's code lives: a package name, a file of ours, or the runtime. */
@@ -24,12 +37,23 @@ function place(url: string): string {
 }
 
 /** The summary of the one profile written into `folder`, per request of `requests`. */
-export function summarizeProfile(folder: string, requests: number, top = { places: 20, functions: 30 }) {
+export function summarizeProfile(
+  folder: string,
+  requests: number,
+  top = { places: 20, functions: 30 },
+  window?: ProfileWindow,
+) {
   const file = readdirSync(folder).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no profile written');
   const profile = JSON.parse(readFileSync(join(folder, file), 'utf8')) as Profile;
   const self = new Map<number, number>();
+  let at = profile.startTime;
   for (const [i, id] of profile.samples.entries()) {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window) {
+      const wall = window.stoppedAt - (profile.endTime - at) / 1000;
+      if (wall < window.from || wall > window.to) continue;
+    }
     self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
   const byPlace = new Map<string, number>();
