@@ -31,6 +31,11 @@ const ONCE = [
   'tests/web/cookies.test.ts',
   'tests/web/snippets.test.ts',
   'tests/reliability/crash-safety.test.ts',
+  // Layout at phone and desktop widths (overflow, axe, screenshots): the same HTML on either engine,
+  // whose data paths the pages' own tests cover on both. Run once, they keep CI's whole run under its
+  // 20 minutes (they were 440 s of its ~1,560 s of test time on both engines).
+  'tests/web/layout.test.ts',
+  'tests/web/team-layout.test.ts',
   // SQLite and PostgreSQL by nature, whatever the project: two instances on one PostgreSQL database,
   // PostgreSQL out of reach, and the copy from a SQLite file into PostgreSQL.
   'tests/reliability/two-instances.test.ts',
