@@ -74,3 +74,15 @@ function compile(def: Def): OutputCheck | null {
 export function compileOutputCheck(schema: z.ZodType): OutputCheck | null {
   return compile((schema as unknown as { _zod: { def: Def } })._zod.def);
 }
+
+const compiled = new WeakMap<z.ZodType, OutputCheck | null>();
+
+/** compileOutputCheck, once per schema (every direct path asks for the same tools' schemas). */
+export function outputCheckFor(schema: z.ZodType): OutputCheck | null {
+  let check = compiled.get(schema);
+  if (check === undefined) {
+    check = compileOutputCheck(schema);
+    compiled.set(schema, check);
+  }
+  return check;
+}

@@ -1,24 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthInfo, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
-import type { Logger } from '../logger.js';
 import { type CallEnv, callerOf, progressNotification } from './call-env.js';
-import { type CatalogDeps, type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
-import { plainToolCall } from './direct-call.js';
-import { EVENT_STREAM_HEADERS, type Exchange, isEventStream } from './sdk-exchange.js';
+import { type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
+import { plainToolCall } from './direct-wire.js';
+import { EVENT_STREAM_HEADERS, isEventStream } from './sdk-exchange.js';
 import { messageFrame, readFrames, SseOut } from './sse-out.js';
-import type { TimerWheel } from './timer-wheel.js';
 import type { ToolDef } from './tools/types.js';
-import { DirectWaitingCall } from './waiting-direct.js';
+import { DirectWaitingCall, type DirectWaitingDeps } from './waiting-direct.js';
 
-export interface WaitingCallsDeps {
-  exchange: Exchange;
-  catalog: CatalogDeps;
-  wheel: TimerWheel;
-  /** The SDK's SSE keep-alive interval (handler.ts passes the same value to createMcpHandler). */
-  keepAliveMs: number;
-  logger: Logger;
-  /** The server's identity, which 2026-07-28 answers carry (./direct-call.ts:responseText). */
-  serverInfo: { name: string; version: string };
+/** What waiting calls need: the direct path's deps (./waiting-direct.ts), and whether to take it. */
+export interface WaitingCallsDeps extends DirectWaitingDeps {
   /** Plain calls are answered without the SDK at all (./waiting-direct.ts); false: never. */
   direct: boolean;
 }
@@ -39,7 +30,7 @@ export interface WaitingCallsDeps {
  *    `resultType`, `_meta`), written as JSON (2026-07-28 without progress) or as the last event.
  *
  * A call that never waits (an error, a refusal, an instant result) is answered by the first exchange
- * as is. A plain call (./direct-call.ts:plainToolCall: what almost every client sends) needs neither
+ * as is. A plain call (./direct-wire.ts:plainToolCall: what almost every client sends) needs neither
  * exchange: ./waiting-direct.ts answers it; this path serves the rest. tests/mcp/waiting-wire.test.ts
  * compares all three paths byte for byte.
  */

@@ -3,20 +3,19 @@ import type { Logger } from '../logger.js';
 import { type CallEnv, progressNotification } from './call-env.js';
 import type { CatalogDeps } from './catalog.js';
 import { type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
-import { type PlainCall, responseText } from './direct-call.js';
-import { compileOutputCheck, type OutputCheck } from './output-check.js';
+import { checkedResponseText, type PlainCall } from './direct-wire.js';
 import { EVENT_STREAM_HEADERS, type Exchange, isEventStream } from './sdk-exchange.js';
 import { messageFrame, readFrames, SseOut } from './sse-out.js';
 import type { TimerWheel } from './timer-wheel.js';
 import type { ToolDef } from './tools/types.js';
 
 /**
- * A plain tools/call of a waiting tool (./direct-call.ts:plainToolCall decided it is one) answered
+ * A plain tools/call of a waiting tool (./direct-wire.ts:plainToolCall decided it is one) answered
  * without the SDK's per-request server at all: the call runs in its own small environment
  * (./call-env.ts) and every byte of the answer is written here as the SDK writes it — on the 2025 era
  * an event stream from the start, on 2026-07-28 JSON, turned into an event stream at the first
  * progress notification as the SDK's transport does; progress notifications, the SDK's keep-alive
- * comments (./sse-out.ts) and the result (./direct-call.ts:responseText). A result those bytes cannot
+ * comments (./sse-out.ts) and the result (./direct-wire.ts:responseText). A result those bytes cannot
  * be written for (output its schema refuses, a block of another kind) is framed by the SDK from the
  * finished call, as ./waiting-call.ts ends every call. tests/mcp/waiting-wire*.test.ts compare the
  * wire with the SDK's own path byte for byte.
@@ -24,26 +23,16 @@ import type { ToolDef } from './tools/types.js';
  * What a waiting call holds here: this object, its env, the tool's suspended run and its response
  * stream; no McpServer, transport, request copies or SDK streams.
  */
-/** What a direct waiting call needs of the server (./waiting-call.ts:WaitingCallsDeps gives it). */
+/** What a direct waiting call needs of the server (./waiting-call.ts:WaitingCallsDeps extends it). */
 export interface DirectWaitingDeps {
   exchange: Exchange;
   catalog: CatalogDeps;
   wheel: TimerWheel;
+  /** The SDK's SSE keep-alive interval (handler.ts passes the same value to createMcpHandler). */
   keepAliveMs: number;
   logger: Logger;
+  /** The server's identity, which 2026-07-28 answers carry (./direct-wire.ts:responseText). */
   serverInfo: { name: string; version: string };
-}
-
-const outputChecks = new WeakMap<ToolDef, OutputCheck | null>();
-
-/** The tool's output schema as a plain check (./output-check.ts; null: zod decides), compiled once. */
-function outputCheckOf(def: ToolDef): OutputCheck | null {
-  let check = outputChecks.get(def);
-  if (check === undefined) {
-    check = compileOutputCheck(def.output);
-    outputChecks.set(def, check);
-  }
-  return check;
 }
 
 export class DirectWaitingCall {
@@ -135,13 +124,8 @@ export class DirectWaitingCall {
   }
 
   /** The result's text, when it passes the tool's output schema (else the SDK frames it). */
-  private async framed(result: CallToolResult, structuredJson: string | undefined): Promise<string | null> {
-    const structured = result.structuredContent;
-    if (!result.isError && structured !== undefined && outputCheckOf(this.def)?.(structured) !== true) {
-      const checked = await this.tool.config.outputSchema['~standard'].validate(structured);
-      if (checked.issues) return null;
-    }
-    return responseText(this.call, result, this.deps.serverInfo, structuredJson);
+  private framed(result: CallToolResult, structuredJson: string | undefined): Promise<string | null> {
+    return checkedResponseText(this.call, result, this.def, this.tool, this.deps.serverInfo, structuredJson);
   }
 
   private answer(text: string): void {
