@@ -22,6 +22,13 @@ export interface WaitRequest<T> {
   poll(signal: AbortSignal): Promise<T>;
   /** True when waiting is over (terminal state, or results present, or grace spent). */
   isDone(record: T, now: number): boolean;
+  /**
+   * What of a record not yet done the scheduler keeps until the next poll (default: all of it). It
+   * serves a caller that joins, is cancelled or loses the upstream meanwhile, and shutdown; a done
+   * record and the one a waiter times out on are always the whole record just read. A search's preview
+   * posts are most of what a waiting call would hold (issue 18: heap per waiting call).
+   */
+  keep?(record: T): T;
   /** How far the job says it is (0–100): the poll plan brings a poll forward to the finish it predicts. */
   progress(record: T): { percentage: number };
   maxWaitMs: number;
@@ -152,10 +159,10 @@ export class WaitScheduler {
   }
 
   private read<T>(job: Job<T>, record: T): void {
-    job.record = record;
     const now = this.now();
     for (const waiter of job.waiters) waiter.request.onRecord(record);
     if (job.spec.isDone(record, now)) {
+      job.record = record;
       this.finish(job, (r) => ({ kind: 'done', record: r }));
       return;
     }
@@ -163,6 +170,7 @@ export class WaitScheduler {
       if (waiter.deadline <= now) this.leave(job, waiter, { kind: 'timeout', record });
     }
     if (job.waiters.size === 0) return;
+    job.record = job.spec.keep ? job.spec.keep(record) : record;
     job.plannedAt = now + job.plan.next(now, job.spec.progress(record).percentage);
     this.arm(job);
   }

@@ -153,6 +153,33 @@ describe('waitFor on the shared scheduler', () => {
     expect(result.record).toBe('running');
   });
 
+  it('between polls keeps only what `keep` leaves of a record; done and timed-out callers get the whole record read', async () => {
+    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    let reads = 0;
+    const spec: WaitSpec<string> = {
+      key: 'search:1',
+      initial: 'created',
+      poll: async () => {
+        reads += 1;
+        return reads >= 3 ? 'finished+posts' : `running+posts${reads}`;
+      },
+      isDone: (r) => r.startsWith('finished'),
+      keep: (r) => r.split('+')[0] as string,
+      progress: () => idle,
+      maxWaitMs: 600_000,
+    };
+    const leaving = new AbortController();
+    const cancelled = waitFor(context(waits, leaving.signal), spec);
+    const staying = waitFor(context(waits), spec);
+    const timedOut = waitFor(context(waits), { ...spec, key: 'search:2', maxWaitMs: 500 });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(await timedOut).toEqual({ kind: 'timeout', record: expect.stringMatching(/^running\+posts\d$/) });
+    leaving.abort();
+    expect(await cancelled).toEqual({ kind: 'cancelled', record: 'running' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await staying).toEqual({ kind: 'done', record: 'finished+posts' });
+  });
+
   it('reports the progress of the initial record and of every record read, the last one included', async () => {
     const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
     const seen: number[] = [];

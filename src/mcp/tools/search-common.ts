@@ -36,6 +36,10 @@ export async function waitForSearch(
       finishedAt ??= now;
       return now - finishedAt >= ctx.options.resultsGraceMs;
     },
+    // Between polls only what says where the search stands: its preview posts (a few KB per waiting
+    // call) are shown again from the next read, and a wait that ends without one (cancelled, upstream
+    // unreadable, shutdown) points the model to get_*_search instead.
+    keep: ({ tweet_preview: _preview, results: _results, ...status }) => status,
     progress: (record) => ({
       percentage: percentOf(record.status_percentage),
       phase: record.status ?? 'pending',
