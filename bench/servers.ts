@@ -70,6 +70,12 @@ export interface SettledHeap {
   rss: number;
 }
 
+/**
+ * The environment the Docker image sets for the process (Dockerfile `ENV`; tests/deploy checks the two
+ * agree): glibc's arena cap is read at the process's first malloc, so it cannot be set from inside.
+ */
+export const PRODUCTION_ENV = { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' } as const;
+
 /** `node dist/src/main.js` as in production (NODE_ENV=production, https PUBLIC_URL, UPSTREAM_* set). */
 export async function startGateway(options: {
   databasePath: string;
@@ -93,7 +99,7 @@ export async function startGateway(options: {
     [...prefix, ...probe, ...(options.nodeArgs ?? []), options.entry ?? gatewayEntry()],
     {
       BENCH_HEAP_FILE: heapFile,
-      NODE_ENV: 'production',
+      ...PRODUCTION_ENV,
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL,

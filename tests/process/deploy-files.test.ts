@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { READY_TIMEOUT_MS } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { PRODUCTION_ENV } from '../../bench/servers.js';
 import { ROOT } from '../helpers/process.js';
 
 // Docker cannot run on these machines, so the Dockerfile and fly.toml are held to the code here.
@@ -34,6 +35,13 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/VOLUME \["\/data"\]/);
     expect(dockerfile).toContain('DATABASE_PATH=/data/');
     expect(dockerfile).toContain('COPY migrations ./migrations');
+  });
+
+  it('sets the environment the bench starts its gateways with (so the figures are the image’s)', () => {
+    const env = /^ENV ((?:.*\\\n)*.*)$/m.exec(dockerfile)?.[1] ?? '';
+    for (const [name, value] of Object.entries(PRODUCTION_ENV)) {
+      expect(env).toMatch(new RegExp(`\\b${name}=${value}\\b`));
+    }
   });
 
   it('exposes and health-checks the app port on /healthz', () => {
