@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { PollFloorSample } from './figures/poll-floor.js';
 import type { FloorSample, ProxySample } from './figures/proxy.js';
 import type { ThroughputSample } from './figures/throughput.js';
 import type { WaitingSample } from './figures/waiting.js';
@@ -29,6 +30,8 @@ export interface Measured {
   floors: FloorSample[];
   token: Array<{ rps: number; p50: number; p99: number; cpuUs: number }>;
   waits: WaitingSample[];
+  /** One upstream poll made by a process that does nothing else (bench/figures/poll-floor.ts). */
+  pollFloor?: PollFloorSample;
   /** The large waiting run (10,000 calls by default), when run. */
   manyWaits: WaitingSample | null;
   completion: { p50Ms: number; p90Ms: number; completed: number; calls: number } | null;
@@ -82,6 +85,8 @@ export function benchRows(f: Measured): Row[] {
     polls: m(waits.map((x) => x.pollsPerSearch)),
     bound: m(waits.map((x) => x.pollBound)),
     completed: waits.map((x) => `${x.completed}/${x.calls}`).join(', '),
+    pollRate: m(waits.map((x) => x.pollsPerSecondWhileWaiting)),
+    cpuPerPoll: m(waits.map((x) => x.cpuUsPerPollWhileWaiting)),
   };
   const coldMs = m(f.coldStartMs);
   const idleStart = m(f.idleStartBytes) / MB;
@@ -189,6 +194,7 @@ export function benchRows(f: Measured): Row[] {
       target: '< 5 %',
       met: w.cpu < 5,
     },
+    ...pollFloorRows(w.cpuPerPoll, w.pollRate, f.pollFloor),
     {
       figure: 'waiting calls: upstream polls per search',
       value: `${round(w.polls, 1)} (completed ${w.completed})`,
@@ -255,4 +261,28 @@ export function withBefore(rows: Row[]): Row[] {
   const before = JSON.parse(readFileSync(BEFORE_FILE, 'utf8')) as Report;
   const old = new Map(before.rows.map((r) => [r.figure, r.value]));
   return rows.map((r) => ({ ...r, before: old.get(r.figure) ?? '(new)' }));
+}
+
+/**
+ * What the waiting calls' CPU is made of: the gateway's CPU per upstream poll while they wait (all of
+ * it, notifications and keep-alives included) over a bare poll's, and the bare poll's CPU at the rate
+ * the backoff polled: the least CPU those waits can cost here, whatever the gateway does.
+ */
+function pollFloorRows(cpuPerPoll: number, pollRate: number, floor: PollFloorSample | undefined): Row[] {
+  if (!floor || !Number.isFinite(cpuPerPoll)) return [];
+  const floorPercent = (floor.cpuUsPerPoll * pollRate) / 10_000;
+  return [
+    {
+      figure: 'waiting calls: gateway CPU per upstream poll ÷ a bare poll',
+      value: `${Math.round(cpuPerPoll)} µs ÷ ${Math.round(floor.cpuUsPerPoll)} µs = ${round(cpuPerPoll / floor.cpuUsPerPoll, 2)} × (record ${floor.recordBytes} B)`,
+      target: '(reference)',
+      met: null,
+    },
+    {
+      figure: 'waiting calls: bare polls alone at the rate polled',
+      value: `${round(pollRate, 0)} polls/s × ${Math.round(floor.cpuUsPerPoll)} µs = ${round(floorPercent, 1)} % of a core`,
+      target: '(reference: the least the 5 % above could be)',
+      met: null,
+    },
+  ];
 }

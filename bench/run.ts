@@ -13,6 +13,7 @@ import { type CapturedRequest, captureRequests, identityOnly } from './capture.j
 import { completionDelay } from './figures/completion.js';
 import { contextRows, measureContextCost, readBefore } from './figures/context.js';
 import { engineFigures } from './figures/engines.js';
+import { pollFloor } from './figures/poll-floor.js';
 import { type FloorSample, floorRound, type ProxySample, proxyRound } from './figures/proxy.js';
 import { coldStarts } from './figures/startup.js';
 import { type ThroughputSample, TOOLS_LIST_CONNECTIONS, toolsListRound } from './figures/throughput.js';
@@ -190,6 +191,8 @@ async function main() {
         calls: settings.completionCalls,
       });
     }
+    log('poll floor: a bare upstream poll of a search in results lag');
+    const floor = await pollFloor(sandbox, await credential(sandbox, { credits: 1_000 }));
     let manyWaits: WaitingSample | null = null;
     if (settings.manyWaitingCalls > 0) {
       log(`waiting calls: ${settings.manyWaitingCalls} at once, lag ${settings.manyWaitingLagMs} ms`);
@@ -232,6 +235,7 @@ async function main() {
           floors,
           token,
           waits,
+          pollFloor: floor,
           manyWaits,
           completion,
           coldStartMs: cold.startMs,
@@ -261,6 +265,7 @@ async function main() {
         floors,
         token,
         waits,
+        pollFloor: floor,
         manyWaits,
         completion,
         cold,

@@ -46,7 +46,7 @@ function summary(name: string, x: WaitingSample): string {
     `${name}: ${x.completed}/${x.calls} completed, all waiting after ${x.submittedMs} ms (${round(x.submitCpuMsPerCall, 2)} ms CPU/call)`,
     `heap/call ${round(x.heapPerCallKB, 1)} KB${x.heapSettled ? ' (settled)' : ' (/metrics)'}`,
     `RSS/call ${round(x.rssPerCallKB, 1)} KB, RSS peak ${round(x.rssPeakMB, 0)} MB`,
-    `CPU ${round(x.cpuPercentWhileWaiting, 1)} %`,
+    `CPU ${round(x.cpuPercentWhileWaiting, 1)} % (${Math.round(x.cpuUsPerPollWhileWaiting)} µs per poll at ${round(x.pollsPerSecondWhileWaiting, 0)} polls/s)`,
     `polls/search ${round(x.pollsPerSearch, 2)} (bound ${round(x.pollBound, 1)}, by ${x.pollsCountedBy})`,
     `median wait ${x.medianWaitMs} ms; ${x.waitingAtHeapReading} waiting at the heap reading`,
   ].join('; ');

@@ -34,6 +34,10 @@ export interface WaitingSample {
   /** The gauge when the heap was read while waiting (should be `calls`). */
   waitingAtHeapReading: number;
   cpuPercentWhileWaiting: number;
+  /** Upstream polls per second in the CPU window (the gateway's count of search-host attempts). */
+  pollsPerSecondWhileWaiting: number;
+  /** Gateway CPU in that window per poll made in it (everything else the waiting calls cost included). */
+  cpuUsPerPollWhileWaiting: number;
   pollsPerSearch: number;
   pollsCountedBy: 'sandbox' | 'gateway';
   pollBound: number;
@@ -229,6 +233,7 @@ export async function waitingCalls(options: {
   const submittedMs = Date.now() - started;
   const submitCpuMs = cpuMs(gateway.pid) - cpu0;
   await sleep(1_000);
+  const attempts1 = (await gatewayCounts(gateway.url)).searchAttempts;
   const cpu1 = cpuMs(gateway.pid);
   const t1 = performance.now();
   // The window ends early enough for the settled heap reading below to fall before the first answers.
@@ -239,7 +244,12 @@ export async function waitingCalls(options: {
     await sleep(500);
     rssPeak = Math.max(rssPeak, rssBytes(gateway.pid));
   }
-  const cpuPercent = ((cpuMs(gateway.pid) - cpu1) / (performance.now() - t1)) * 100;
+  const cpuWindowMs = cpuMs(gateway.pid) - cpu1;
+  const windowSeconds = (performance.now() - t1) / 1000;
+  const cpuPercent = (cpuWindowMs / windowSeconds) * 0.1;
+  // Upstream polls in the window (the gateway's count of attempts on the search host; the scrape that
+  // reads it runs outside the CPU window): the CPU above per poll, and the rate the backoff needed.
+  const windowPolls = (await gatewayCounts(gateway.url)).searchAttempts - attempts1;
   const heapWaiting = await heapNow();
   const stillWaiting = (await gatewayCounts(gateway.url)).waiting;
 
@@ -280,6 +290,8 @@ export async function waitingCalls(options: {
     heapPerCallKB: (heapWaiting - heap0) / calls / 1024,
     heapSettled: gateway.settledHeap !== undefined,
     cpuPercentWhileWaiting: cpuPercent,
+    pollsPerSecondWhileWaiting: windowPolls / windowSeconds,
+    cpuUsPerPollWhileWaiting: windowPolls > 0 ? (cpuWindowMs * 1000) / windowPolls : Number.NaN,
     pollsPerSearch: creates ? polls / creates : Number.NaN,
     pollsCountedBy: logFull ? 'gateway' : 'sandbox',
     pollBound: 2 * Math.log2(wait / POLL_FIRST_MS) + wait / POLL_CAP_MS,
