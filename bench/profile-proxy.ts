@@ -5,9 +5,9 @@
  * not for figures (the profiler slows everything down). PROFILE_TARGET=tools-list profiles the 2025-06-18
  * client's tools/list as captured on the wire (gzip accepted) at 16 connections instead, tools-list-modern
  * the 2026-07-28 client's; a suffix -identity drops accept-encoding. Only samples taken while the load
- * runs are counted; PROFILE_TOP sets how many functions are listed.
+ * runs are counted; PROFILE_TOP sets how many functions are listed; PROFILE_OUT=<file> keeps the raw profile.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captureRequests, identityOnly } from './capture.js';
@@ -80,6 +80,9 @@ async function main() {
         { from: loadStart + 100, to: loadEnd, stoppedAt: stopped },
       ),
     );
+    const out = process.env.PROFILE_OUT;
+    const file = readdirSync(work).find((f) => f.endsWith('.cpuprofile'));
+    if (out && file) copyFileSync(join(work, file), out);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
