@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PRODUCTION_ENV } from '../../bench/servers.js';
 import { READY_TIMEOUT_MS } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { PRODUCTION_ENV } from '../../bench/servers.js';
 import { ROOT } from '../helpers/process.js';
 
 // Docker cannot run on these machines, so the Dockerfile and fly.toml are held to the code here.
