@@ -58,8 +58,10 @@ export class BearerCache<T> {
 
   /** Drops what `subject` names (every entry for EVERYTHING or an unknown subject). */
   invalidate(subject: string): void {
-    this.generation++;
     const target = parseSubject(subject);
+    // No answer here reads a client row (a client is deleted only once it has no grants left).
+    if (target.kind === 'client') return;
+    this.generation++;
     if (target.kind === 'everything') {
       this.entries.clear();
       return;

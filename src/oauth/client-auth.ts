@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Store } from '../db/store/index.js';
+import type { OpenStore } from '../db/store/index.js';
 import { hashToken, safeEqual } from '../security/tokens.js';
 import type { ClientLookupOptions } from './clients/repository.js';
 import { findClient } from './clients/repository.js';
@@ -31,7 +31,7 @@ function parseBasic(header: string): { id: string; secret: string } | null {
  */
 export async function authenticateClient(
   c: Context,
-  db: Store,
+  db: OpenStore,
   form: Map<string, string>,
   lookup: ClientLookupOptions,
 ): Promise<OAuthClient> {

@@ -1,6 +1,6 @@
 import { and, inArray, isNotNull, lt, notInArray, or } from 'drizzle-orm';
 import { deleteInBatches } from '../db/batches.js';
-import { changed, type Store } from '../db/store/index.js';
+import { changed, clientSubject, type Store } from '../db/store/index.js';
 import { purgeDecisions } from './decisions.js';
 
 /** Rows past their use: kept a day for investigation (a replayed code must still be recognised). */
@@ -78,12 +78,12 @@ export async function purgeExpiredOAuth(db: Store, now = Date.now()): Promise<OA
       .returning({ id: oauthGrants.id }),
   );
   const clientsWithGrants = db.orm.select({ id: oauthGrants.clientId }).from(oauthGrants);
-  const clients = await changed(
-    db.orm
-      .delete(oauthClients)
-      .where(and(lt(oauthClients.expiresAt, now), notInArray(oauthClients.id, clientsWithGrants)))
-      .returning({ id: oauthClients.id }),
-  );
+  const purgedClients = await db.orm
+    .delete(oauthClients)
+    .where(and(lt(oauthClients.expiresAt, now), notInArray(oauthClients.id, clientsWithGrants)))
+    .returning({ id: oauthClients.id });
+  for (const { id } of purgedClients) await db.invalidate(clientSubject(id));
+  const clients = purgedClients.length;
   const decisions = await purgeDecisions(db, now);
   return { codes, tokens, grants, clients, decisions };
 }

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchClientMetadataDocument } from '../../src/oauth/clients/cimd-fetch.js';
+import { findClient } from '../../src/oauth/clients/repository.js';
 import {
   authorizeUrl,
   browserGet,
@@ -161,6 +162,25 @@ describe('a metadata document client, end to end (CIMD draft §3–§4)', () => 
       client_id: clientId,
     });
     expect(refreshed.status).toBe(200);
+  });
+
+  it('a document stored again replaces what the token endpoint kept of the client (the store’s client cache is invalidated)', async () => {
+    serve('/kept.json', json(doc('/kept.json', { client_name: 'First' }), { 'cache-control': 'max-age=60' }));
+    const clientId = url('/kept.json');
+    const atToken = { cimd: { allowPrivateHosts: true, ca }, refreshStaleDocument: false };
+    const atAuthorize = { ...atToken, refreshStaleDocument: true };
+    // The clock is passed in, not slept: stored at t0 for 60 s; the token endpoint keeps the row at 59 s.
+    const t0 = Date.now();
+    expect((await findClient(dev.db, clientId, atAuthorize, t0))?.clientName).toBe('First');
+    expect((await findClient(dev.db, clientId, atToken, t0 + 59_000))?.clientName).toBe('First');
+    serve(
+      '/kept.json',
+      json(doc('/kept.json', { client_name: 'Second' }), { 'cache-control': 'max-age=600' }),
+    );
+    // At 61 s the stored copy is stale: /authorize stores the document again, and the row the token
+    // endpoint kept two seconds ago (its cache keeps rows a minute) must not outlive it.
+    expect((await findClient(dev.db, clientId, atAuthorize, t0 + 61_000))?.clientName).toBe('Second');
+    expect((await findClient(dev.db, clientId, atToken, t0 + 61_000))?.clientName).toBe('Second');
   });
 
   it('CIMD §4.3 (caching): a second authorize within max-age does not fetch the document again', async () => {

@@ -1,4 +1,5 @@
 export {
+  clientSubject,
   EVERYTHING,
   grantSubject,
   type InvalidationHandler,

@@ -21,8 +21,12 @@ export const workspaceSubject = (workspaceId: string) => `workspace:${workspaceI
 /** One person's membership row of a workspace. */
 export const memberSubject = (workspaceId: string, userId: string) => `member:${workspaceId}:${userId}`;
 
+/** An OAuth client row (registration, its stored metadata document, its last use). */
+export const clientSubject = (clientId: string) => `client:${clientId}`;
+
 export type Subject =
   | { kind: 'everything' }
+  | { kind: 'client'; clientId: string }
   | { kind: 'grant'; grantId: string }
   | { kind: 'workspace'; workspaceId: string }
   | { kind: 'member'; workspaceId: string; userId: string };
@@ -34,6 +38,8 @@ export function parseSubject(subject: string): Subject {
   const rest = subject.slice(colon + 1);
   if (colon > 0 && rest) {
     if (kind === 'grant') return { kind, grantId: rest };
+    // A client id may be a URL (CIMD): everything after the first colon is the id.
+    if (kind === 'client') return { kind, clientId: rest };
     if (kind === 'workspace') return { kind, workspaceId: rest };
     const split = rest.indexOf(':');
     if (kind === 'member' && split > 0)

@@ -1,10 +1,11 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Store, Tables } from '../../db/store/index.js';
+import { clientSubject, type OpenStore, type Store, type Tables } from '../../db/store/index.js';
 import { metrics } from '../../metrics/index.js';
 import { oncePer } from '../../once-per.js';
 import { hashToken, newToken } from '../../security/tokens.js';
 import { OAuthError } from '../errors.js';
 import { CimdFetchError, type CimdFetchOptions, fetchClientMetadataDocument } from './cimd-fetch.js';
+import { type ClientRow, clientRowCache } from './client-cache.js';
 import {
   applicationTypeOf,
   type ClientMetadata,
@@ -19,8 +20,6 @@ export const DCR_IDLE_TTL_MS = 30 * 24 * 3600 * 1000;
 const CIMD_MIN_TTL_S = 60;
 const CIMD_DEFAULT_TTL_S = 3600;
 const CIMD_MAX_TTL_S = 24 * 3600;
-
-type ClientRow = Tables['oauthClients']['$inferSelect'];
 
 function toClient(row: ClientRow): OAuthClient {
   return {
@@ -111,15 +110,22 @@ export interface ClientLookupOptions {
   refreshStaleDocument: boolean;
 }
 
-/** Finds a client by id: a DCR row, or a CIMD document (cached, fetched when missing or stale). */
+/**
+ * Finds a client by id: a DCR row, or a CIMD document (cached, fetched when missing or stale). The row
+ * comes from the store's client cache (./client-cache.ts) when it holds it.
+ */
 export async function findClient(
-  db: Store,
+  db: OpenStore,
   clientId: string,
   options: ClientLookupOptions,
   now = Date.now(),
 ): Promise<OAuthClient | null> {
   if (clientId.length > 2000) return null;
-  const [row] = await clientLookup(db).execute({ clientId });
+  const row = await clientRowCache(db).get(
+    clientId,
+    async () => (await clientLookup(db).execute({ clientId }))[0],
+    now,
+  );
   if (!isUrlClientId(clientId)) return row && row.kind === 'dcr' ? toClient(row) : null;
   if (row && (!options.refreshStaleDocument || (row.expiresAt ?? 0) > now)) return toClient(row);
   return toClient(await fetchAndStoreDocument(db, clientId, options.cimd, now));
@@ -195,6 +201,7 @@ async function fetchAndStoreDocument(
     .onConflictDoUpdate({ target: oauthClients.id, set: values })
     .returning();
   if (!row) throw new Error('the client upsert returned no row');
+  await db.invalidate(clientSubject(clientId));
   return row;
 }
 
@@ -227,6 +234,8 @@ export async function touchClient(db: Store, client: OAuthClient, now = Date.now
   } else {
     await statements.other.execute({ id: client.clientId, now, cutoff });
   }
+  // The cached row's lastUsedAt is what says a touch is due: read it again after one.
+  await db.invalidate(clientSubject(client.clientId));
 }
 
 function buildTouchStatements(db: Store) {
