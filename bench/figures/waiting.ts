@@ -245,8 +245,9 @@ export async function waitingCalls(options: {
     rssPeak = Math.max(rssPeak, rssBytes(gateway.pid));
   }
   const cpuWindowMs = cpuMs(gateway.pid) - cpu1;
-  const windowSeconds = (performance.now() - t1) / 1000;
-  const cpuPercent = (cpuWindowMs / windowSeconds) * 0.1;
+  const elapsedMs = performance.now() - t1;
+  const windowSeconds = elapsedMs / 1000;
+  const cpuPercent = (cpuWindowMs / elapsedMs) * 100;
   // Upstream polls in the window (the gateway's count of attempts on the search host; the scrape that
   // reads it runs outside the CPU window): the CPU above per poll, and the rate the backoff needed.
   const windowPolls = (await gatewayCounts(gateway.url)).searchAttempts - attempts1;
