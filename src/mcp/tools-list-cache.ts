@@ -73,13 +73,24 @@ export class ToolsListCache {
     return reusableResponse(answer);
   }
 
-  /** Keeps a 200 answer when the id can be found exactly once, at the end of the message. */
+  /**
+   * Keeps a 200 answer when the id can be found exactly once, at the end of the message. A 2025-era
+   * answer, which the SDK sends as an event stream of one message, is kept (and answered from now on)
+   * as that message in JSON: the 2025 transport lets a server answer a request with either, and the
+   * client must take both (MCP 2025-06-18, Transports, "Sending Messages to the Server"). A listing
+   * sends nothing before its result, and JSON can be compressed (36 KB become 4 KB with gzip), which
+   * an event stream is not (src/http/compress.ts).
+   */
   async capture(key: string, id: string | number, response: Response): Promise<Response> {
     if (response.status !== 200 || !response.body) return response;
-    const text = await response.text();
+    const sent = await response.text();
+    const message = isEventStream(response) ? onlyMessage(sent) : null;
+    const text = message ?? sent;
     // No Content-Length: the replays' ids differ in length, and the adapter counts the bytes it sends.
-    const headers = Object.freeze(
-      Object.fromEntries([...response.headers].filter(([name]) => name !== 'content-length')),
+    const headers: Readonly<Record<string, string>> = Object.freeze(
+      message !== null
+        ? { 'content-type': 'application/json' }
+        : Object.fromEntries([...response.headers].filter(([name]) => name !== 'content-length')),
     );
     const marker = `"id":${JSON.stringify(id)}`;
     const at = text.lastIndexOf(marker);
@@ -103,4 +114,14 @@ export class ToolsListCache {
   get size(): number {
     return this.entries.size;
   }
+}
+
+function isEventStream(response: Response): boolean {
+  return /^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '');
+}
+
+/** The JSON of an event stream that is exactly one `message` event on one data line, or null. */
+function onlyMessage(stream: string): string | null {
+  const match = /^event: message\ndata: ([^\n]*)\n\n$/.exec(stream);
+  return match?.[1] ?? null;
 }

@@ -26,7 +26,7 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-/** A tools/list as the 2026-07-28 era sends it (answered with JSON) or the 2025 era (answered with SSE). */
+/** A tools/list as the 2026-07-28 era sends it, or as the 2025 era does. */
 async function toolsList(acceptEncoding: string | null, modern = true) {
   const res = await request(h.mcpUrl, {
     method: 'POST',
@@ -83,10 +83,34 @@ describe('response compression', () => {
   });
 
   it('never compresses an event stream', async () => {
-    const sse = await toolsList('br, gzip', false);
-    expect(sse.type).toMatch(/^text\/event-stream/);
-    expect(sse.encoding).toBeUndefined();
-    expect(sse.body.toString()).toMatch(/^event: message\ndata: \{/m);
+    // A 2025-era tools/call is answered with an event stream (its result is one event of it).
+    const res = await request(h.mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${access}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'accept-encoding': 'br, gzip',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'usage', arguments: {} },
+      }),
+    });
+    const body = Buffer.from(await res.body.arrayBuffer()).toString();
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(body).toMatch(/^event: message\ndata: \{/m);
+  });
+
+  it('answers a 2025-era tools/list with JSON, compressed like any other', async () => {
+    const plain = await toolsList(null, false);
+    const gz = await toolsList('gzip', false);
+    expect(plain.type).toMatch(/^application\/json/);
+    expect(gz.encoding).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(plain.body.toString());
   });
 
   it('compresses a tool result, small or large (on the event loop below 64 KB, on the pool above)', async () => {

@@ -47,7 +47,9 @@ describe('tools/list, built once', () => {
     expect(second.type).toBe(first.type);
     expect(second.text).toBe(first.text.replace('"id":41', '"id":"req-42"'));
     expect(third.text).toBe(first.text.replace('"id":41', '"id":43'));
-    const json = JSON.parse(modern ? third.text : (third.text.split('data: ')[1] ?? '')) as Json;
+    // Both eras get JSON: the 2025 era's event stream of one message is answered as that message.
+    expect(first.type).toBe('application/json');
+    const json = JSON.parse(third.text) as Json;
     expect(json.id).toBe(43);
     expect(json.result.tools).toHaveLength(31);
   });
@@ -111,11 +113,16 @@ describe('tools/list, built once', () => {
         expect(Number(coded.length), accept).toBe(coded.bytes);
       }
     }
-    // The 2025 era's answer is an event stream: never compressed, replayed or not.
+    // The 2025 era's answer, which the SDK writes as an event stream of one message, is that message
+    // as JSON (the 2025 transport lets the server answer either way), so it is compressed too.
+    const legacyPlain = await list(4, null, false);
+    expect(legacyPlain.coding).toBeUndefined();
+    expect(JSON.parse(legacyPlain.text)).toMatchObject({ jsonrpc: '2.0', id: 4 });
     for (const id of [4, 5]) {
-      const sse = await list(id, 'gzip, br', false);
-      expect(sse.coding).toBeUndefined();
-      expect(sse.text).toMatch(new RegExp(`^event: message\ndata: \\{.*"id":${id}\\}\n\n$`, 's'));
+      const coded = await list(id, 'gzip, br', false);
+      expect(coded.coding).toBe('br');
+      expect(coded.text).toBe(legacyPlain.text.replace('"id":4}', `"id":${id}}`));
+      expect(coded.bytes).toBeLessThan(legacyPlain.text.length / 5);
     }
   });
 
