@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openMigratedStore } from './db/store/index.js';
 import { collectNow, DEFAULT_IDLE_GC, startIdleGc } from './housekeeping/idle-gc.js';
 import { startHousekeeping } from './housekeeping/index.js';
-import { createConfiguredLogger } from './logger.js';
+import { batchedDestination, createConfiguredLogger } from './logger.js';
 import { SecretBox } from './security/secrets.js';
 import { listen } from './server.js';
 import { startUpstream } from './upstream-target.js';
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createConfiguredLogger(config);
+  const logger = createConfiguredLogger(config, batchedDestination());
   // Migrations first (on PostgreSQL under an advisory lock, so instances starting together apply them once).
   const { store: db, applied } = await openMigratedStore(
     { databaseUrl: config.databaseUrl ?? undefined, databasePath: config.databasePath },
@@ -68,6 +68,8 @@ async function main(): Promise<void> {
     auditRetentionDays: config.auditRetentionDays,
   });
   logger.info({ url: config.publicUrl, port: server.port }, 'listening');
+  // Written at once: deploys, supervisors and tests wait for this line.
+  logger.flush();
 
   let stopping = false;
   const stop = async (signal: string) => {

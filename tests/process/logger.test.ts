@@ -1,5 +1,14 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createConfiguredLogger, createLogger } from '../../src/logger.js';
+import {
+  batchedDestination,
+  createConfiguredLogger,
+  createLogger,
+  LOG_BUFFER_BYTES,
+} from '../../src/logger.js';
+import { spawnProcess } from '../helpers/process.js';
 
 /** A real pino logger writing into an array: what reaches stdout in production, line by line. */
 function capture() {
@@ -85,5 +94,50 @@ describe('log censoring (second line of defence: secrets never reach a log line)
     const logged = { headers: { authorization: 'Bearer keep-me' } };
     logger.info(logged, 'event');
     expect(logged.headers.authorization).toBe('Bearer keep-me');
+  });
+});
+
+describe('the process logger writes its lines in batches', () => {
+  const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
+
+  it('gathers lines until a batch is full or it is flushed', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sim-log-')), 'out.log');
+    const logger = createLogger('info', batchedDestination(file));
+    logger.info('first');
+    logger.info('second');
+    expect(lines(file)).toEqual([]);
+    logger.flush();
+    expect(lines(file).map((l) => JSON.parse(l).msg)).toEqual(['first', 'second']);
+    const long = 'x'.repeat(200);
+    let written = 0;
+    while (lines(file).length === 2) {
+      logger.info(long);
+      written += long.length;
+    }
+    // A full batch is written without being asked, and before it grew much past its size.
+    expect(written).toBeLessThanOrEqual(LOG_BUFFER_BYTES + long.length);
+  });
+
+  it('writes an error at once, with the lines gathered before it', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sim-log-')), 'out.log');
+    const logger = createLogger('info', batchedDestination(file));
+    logger.info('routine');
+    logger.child({ requestId: 'r-1' }).error('request failed');
+    expect(lines(file).map((l) => JSON.parse(l).msg)).toEqual(['routine', 'request failed']);
+  });
+
+  it('leaves no line behind when the process dies of an uncaught exception', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sim-log-')), 'out.log');
+    const script = [
+      "import { batchedDestination, createLogger } from './src/logger.ts';",
+      `const logger = createLogger('info', batchedDestination(${JSON.stringify(file)}));`,
+      "for (let i = 0; i < 5; i++) logger.info({ i }, 'before the crash');",
+      "setImmediate(() => { throw new Error('crash'); });",
+    ].join('\n');
+    const proc = spawnProcess('node', ['--import', 'tsx', '--input-type=module', '-e', script], {});
+    const { code } = await proc.exit();
+    expect(code).not.toBe(0);
+    expect(proc.stderr()).toContain('crash');
+    expect(lines(file).map((l) => JSON.parse(l).i)).toEqual([0, 1, 2, 3, 4]);
   });
 });
