@@ -1,5 +1,6 @@
 import { Session } from 'node:inspector/promises';
 import { getHeapStatistics } from 'node:v8';
+import { nativeHeapTrim } from './native-heap.js';
 
 /**
  * Gives memory back once a burst of load has passed. V8 grows its heap under load and, in Node 20,
@@ -59,6 +60,9 @@ export async function collectNow(): Promise<number> {
   } finally {
     session.disconnect();
   }
+  // What the collection freed of native memory (Buffers' stores, sockets' state) is back in the C
+  // heap's arenas, with everything else the burst freed there: given back to the kernel too.
+  (await nativeHeapTrim())?.();
   return getHeapStatistics().total_heap_size;
 }
 
