@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AuthInfo,
@@ -69,7 +70,11 @@ export interface McpHandlerOptions extends Partial<ToolOptions> {
 }
 
 export interface McpHttpHandler {
-  fetch(request: Request, opts: { authInfo: AuthInfo; parsedBody?: unknown }): Promise<Response>;
+  /** `outgoing`: Node's response behind `request` (@hono/node-server), for waiting-direct.ts to write to. */
+  fetch(
+    request: Request,
+    opts: { authInfo: AuthInfo; parsedBody?: unknown; outgoing?: ServerResponse | undefined },
+  ): Promise<Response>;
   close(): Promise<void>;
   /** The tools a grant with these scopes lists (computed once per distinct scope set). */
   toolsFor(scopes: Iterable<Scope | string>): readonly ToolDef[];
@@ -277,7 +282,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       if (tool?.[0] && refusal) plans.set(authInfo, [{ ...tool[0], handler: async () => refusal }]);
       else if (tool?.[0] && granted) {
         if (def?.waits && options.detachWaitingCalls !== false)
-          return waiting.serve(request, authInfo, opts.parsedBody, def, tool[0]);
+          return waiting.serve(request, authInfo, opts.parsedBody, def, tool[0], opts.outgoing);
         plans.set(authInfo, tool);
       }
       const response = await handler.fetch(request, { authInfo, parsedBody: opts.parsedBody });

@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { ServerResponse } from 'node:http';
+import { type Context, Hono } from 'hono';
 import { toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store/index.js';
@@ -13,7 +14,10 @@ import { beyondCeilingResult, checkScopes, type ToolRefusal } from './scope-chec
 
 /** The MCP handler the route hands authenticated requests to (SDK v2 `createMcpHandler` underneath). */
 export interface McpRequestHandler {
-  fetch(request: Request, options: { authInfo: McpAuthInfo; parsedBody?: unknown }): Promise<Response>;
+  fetch(
+    request: Request,
+    options: { authInfo: McpAuthInfo; parsedBody?: unknown; outgoing?: ServerResponse | undefined },
+  ): Promise<Response>;
 }
 
 export interface McpAuthInfo {
@@ -150,7 +154,19 @@ export function mcpRoutes(deps: McpRouteDeps) {
       resource,
       extra: refusal ? { caller, refusal } : { caller },
     };
-    return deps.handler.fetch(c.req.raw, isJson ? { authInfo, parsedBody } : { authInfo });
+    return deps.handler.fetch(
+      c.req.raw,
+      isJson ? { authInfo, parsedBody, outgoing: nodeOutgoing(c) } : { authInfo },
+    );
   });
   return app;
+}
+
+/**
+ * Node's response behind this request when @hono/node-server serves it (its env), which a waiting call
+ * writes its event stream to (./waiting-direct.ts); undefined under any other caller (app.request).
+ */
+function nodeOutgoing(c: Context): ServerResponse | undefined {
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  return outgoing instanceof ServerResponse ? outgoing : undefined;
 }

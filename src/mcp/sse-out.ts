@@ -34,11 +34,23 @@ export async function readFrames(
 }
 
 /**
+ * An event stream a call answered outside the SDK writes its frames to: SseOut below (a web stream the
+ * route returns) or ./node-sse-out.ts:NodeSseOut (Node's response, written directly).
+ */
+export interface EventOut {
+  readonly isOpen: boolean;
+  write(frame: string): void;
+  close(): void;
+  /** Starts the keep-alive comments: the SDK's, every `keepAliveMs` while open. */
+  keepAlive(): void;
+}
+
+/**
  * The response stream of a waiting call answered outside the SDK: frames are written to it as they
  * come, and once `keepAlive()` is called it sends the same keep-alive comment as the SDK's streams
  * every `keepAliveMs` while open (a timer-wheel entry, not an interval per stream).
  */
-export class SseOut implements WheelEntry {
+export class SseOut implements EventOut, WheelEntry {
   readonly stream: ReadableStream<Uint8Array>;
   private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   private open = true;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { AuthInfo, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { type CallEnv, callerOf, progressNotification } from './call-env.js';
 import { type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
@@ -62,10 +63,22 @@ export class WaitingCalls {
     parsedBody: unknown,
     def: ToolDef,
     tool: CompiledTool,
+    /** Node's response, when served by @hono/node-server: a plain call writes its event stream to it. */
+    outgoing?: ServerResponse,
   ): Promise<Response> {
     const call =
       this.deps.direct && !mirrorsArguments(tool) ? plainToolCall(request, parsedBody, def.name) : null;
-    if (call) return new DirectWaitingCall(this.deps, call, request, authInfo, parsedBody, def, tool).serve();
+    if (call)
+      return new DirectWaitingCall(
+        this.deps,
+        call,
+        request,
+        authInfo,
+        parsedBody,
+        def,
+        tool,
+        outgoing,
+      ).serve();
     return new WaitingCall(this, request, authInfo, parsedBody, def, tool).serve(request);
   }
 }

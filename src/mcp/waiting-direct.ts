@@ -1,11 +1,14 @@
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 import { type CallEnv, progressNotification } from './call-env.js';
 import type { CatalogDeps } from './catalog.js';
-import { type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
+import { type CompiledTool, executeIn, type ToolOutcome, toCallToolResult } from './catalog.js';
 import { checkedResponseText, type PlainCall } from './direct-wire.js';
+import { NodeSseOut } from './node-sse-out.js';
 import { EVENT_STREAM_HEADERS, type Exchange, isEventStream } from './sdk-exchange.js';
-import { messageFrame, readFrames, SseOut } from './sse-out.js';
+import { type EventOut, messageFrame, readFrames, SseOut } from './sse-out.js';
 import type { TimerWheel } from './timer-wheel.js';
 import type { ToolDef } from './tools/types.js';
 
@@ -15,13 +18,19 @@ import type { ToolDef } from './tools/types.js';
  * (./call-env.ts) and every byte of the answer is written here as the SDK writes it — on the 2025 era
  * an event stream from the start, on 2026-07-28 JSON, turned into an event stream at the first
  * progress notification as the SDK's transport does; progress notifications, the SDK's keep-alive
- * comments (./sse-out.ts) and the result (./direct-wire.ts:responseText). A result those bytes cannot
- * be written for (output its schema refuses, a block of another kind) is framed by the SDK from the
- * finished call, as ./waiting-call.ts ends every call. tests/mcp/waiting-wire*.test.ts compare the
- * wire with the SDK's own path byte for byte.
+ * comments and the result (./direct-wire.ts:responseText). A result those bytes cannot be written for
+ * (output its schema refuses, a block of another kind) is framed by the SDK from the finished call, as
+ * ./waiting-call.ts ends every call. tests/mcp/waiting-wire*.test.ts compare the wire with the SDK's
+ * own path byte for byte.
  *
- * What a waiting call holds here: this object, its env, the tool's suspended run and its response
- * stream; no McpServer, transport, request copies or SDK streams.
+ * Served by @hono/node-server (the route passes Node's response), the event stream is written straight
+ * to Node's response (./node-sse-out.ts) and the client's leaving is heard from it ('close' before the
+ * answer finished); under any other caller (app.request) it is a web stream (./sse-out.ts) and the
+ * request's abort signal. A JSON answer always goes back through the route, so the middleware that
+ * compresses it still does.
+ *
+ * What a waiting call holds here: this object, its env, its one abort controller, the tool's suspended
+ * run and Node's response; no McpServer, transport, request copies or web streams.
  */
 /** What a direct waiting call needs of the server (./waiting-call.ts:WaitingCallsDeps extends it). */
 export interface DirectWaitingDeps {
@@ -37,7 +46,7 @@ export interface DirectWaitingDeps {
 
 export class DirectWaitingCall {
   private readonly controller = new AbortController();
-  private out: SseOut | null = null;
+  private out: EventOut | null = null;
   /** Answers the HTTP request (the route awaits it): at once on the 2025 era, else at the first frame. */
   private respond: ((response: Response) => void) | null = null;
   private clientGone = false;
@@ -50,35 +59,52 @@ export class DirectWaitingCall {
     private readonly parsedBody: unknown,
     private readonly def: ToolDef,
     private readonly tool: CompiledTool,
+    /** Node's response for this request, when served by @hono/node-server. */
+    private readonly outgoing: ServerResponse | undefined,
   ) {}
 
   serve(): Promise<Response> {
     const answered = new Promise<Response>((resolve) => {
       this.respond = resolve;
     });
-    const onClientGone = () => this.gone();
-    this.request.signal.addEventListener('abort', onClientGone, { once: true });
+    const stopWatching = this.watchClient();
     if (this.call.era === 'legacy') this.openStream();
     const { running } = this.deps.catalog;
-    const done = this.run().finally(() => {
-      this.request.signal.removeEventListener('abort', onClientGone);
-    });
+    // A continuation, not an async function awaiting the call: nothing of this method stays suspended
+    // while the tool waits.
+    const done = executeIn(this.def, this.call.args, this.env(), this.deps.catalog)
+      .then(
+        (outcome) => this.answerWith(outcome),
+        (error: unknown) => this.failed(error),
+      )
+      .finally(() => {
+        stopWatching?.();
+        running.delete(done);
+      });
     running.add(done);
-    void done.finally(() => running.delete(done));
     return answered;
   }
 
-  private async run(): Promise<void> {
-    let result: CallToolResult;
-    let structuredJson: string | undefined;
-    try {
-      const outcome = await executeIn(this.def, this.call.args, this.env(), this.deps.catalog);
-      result = toCallToolResult(outcome);
-      if (outcome.ok) structuredJson = outcome.json;
-    } catch (error) {
-      this.failed(error);
-      return;
+  /**
+   * Hears the client leave. Node's response closes before the answer finished; it is this request's
+   * own, so its listener needs no removing. Otherwise the request's abort signal, whose listener is
+   * removed (returned) when the call ends.
+   */
+  private watchClient(): (() => void) | null {
+    const outgoing = this.outgoing;
+    if (outgoing) {
+      outgoing.once('close', () => {
+        if (!outgoing.writableFinished) this.gone();
+      });
+      return null;
     }
+    const onClientGone = () => this.gone();
+    this.request.signal.addEventListener('abort', onClientGone, { once: true });
+    return () => this.request.signal.removeEventListener('abort', onClientGone);
+  }
+
+  private async answerWith(outcome: ToolOutcome): Promise<void> {
+    const result = toCallToolResult(outcome);
     if (this.clientGone || (this.out !== null && !this.out.isOpen)) {
       // The SDK's exchange closes with the request and answers 499 (createMcpHandler).
       this.respond?.(new Response(null, { status: 499 }));
@@ -87,7 +113,7 @@ export class DirectWaitingCall {
       return;
     }
     try {
-      const text = await this.framed(result, structuredJson);
+      const text = await this.framed(result, outcome.ok ? outcome.json : undefined);
       if (text !== null) this.answer(text);
       else await this.answerBySdk(result);
     } catch (error) {
@@ -116,6 +142,13 @@ export class DirectWaitingCall {
 
   /** The answer becomes an event stream (the SDK's headers), with its keep-alive comments. */
   private openStream(): void {
+    if (this.outgoing) {
+      this.out = new NodeSseOut(this.outgoing, this.deps.wheel, this.deps.keepAliveMs);
+      this.out.keepAlive();
+      this.respond?.(RESPONSE_ALREADY_SENT);
+      this.respond = null;
+      return;
+    }
     const out = new SseOut(this.deps.wheel, this.deps.keepAliveMs, () => this.gone());
     this.out = out;
     out.keepAlive();
@@ -165,6 +198,7 @@ export class DirectWaitingCall {
 
   private gone(): void {
     this.clientGone = true;
+    this.out?.close();
     this.controller.abort(new Error('the client went away'));
   }
 }
