@@ -15,6 +15,11 @@ export interface CallEnv {
   notify: ((progress: number, message: string) => void) | null;
   /** Aborted when the client cancels the call or goes away. */
   signal: AbortSignal;
+  /**
+   * The controller of `signal`, when the call owns it (./waiting-direct.ts): a 2025-era cancel aborts it
+   * directly (./inflight.ts), so the call keeps one abort signal instead of a second following this one.
+   */
+  controller?: AbortController;
   /** Told when the call starts waiting for an upstream job. */
   onWaitStart?(): void;
 }

@@ -235,7 +235,7 @@ export async function executeIn(
   }
 
   // A legacy client's cancel arrives in another POST; the registry lets it reach this call.
-  const registered = deps.inflight.register(caller.grantId, env.requestId, env.signal);
+  const registered = deps.inflight.register(caller.grantId, env.requestId, env.controller ?? env.signal);
   const signal = registered.signal;
   const creds = caller.upstream;
   let pass: PolicyPass | null = null;

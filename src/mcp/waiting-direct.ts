@@ -129,6 +129,7 @@ export class DirectWaitingCall {
       requestId: this.call.id,
       notify: token === undefined ? null : (progress, message) => this.notify(token, progress, message),
       signal: this.controller.signal,
+      controller: this.controller,
     };
   }
 

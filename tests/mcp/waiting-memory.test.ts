@@ -14,7 +14,7 @@ import { RUN, rawPost, SEARCH, type Stack, stack, until } from './wire-stacks.js
  * a function whose other closures read the SDK's context, shares that context (V8 gives the closures
  * of one call one context): it kept every McpServer, its transport and streams for the whole wait. On
  * the plain path (src/mcp/waiting-direct.ts) the answer is written to Node's response: no web stream
- * (and the adapter's loop reading it) may stay alive.
+ * (and the adapter's loop reading it) may stay alive, and the call has one abort signal.
  */
 let s: Stack;
 let gc: () => void;
@@ -118,11 +118,12 @@ const MODERN_ENVELOPE = {
 };
 
 describe('a plain waiting call, answered without the SDK', () => {
-  it('keeps no web stream while it waits, in both eras', async () => {
-    // No poll falls in the test: only what the calls hold while they wait is counted.
+  it('keeps no web stream and one abort signal while it waits, in both eras', async () => {
+    // No poll falls in the test: a poll in flight holds abort signals of its own for a moment.
     const direct = await stack({ pollInitialMs: 600_000, pollMaxMs: 600_000 });
     const streams: Array<WeakRef<ReadableStream>> = [];
-    const { ReadableStream: Stream } = globalThis;
+    const signals: Array<WeakRef<AbortSignal>> = [];
+    const { ReadableStream: Stream, AbortController: Controller } = globalThis;
     const AnyStream = Stream as unknown as new (...args: unknown[]) => ReadableStream;
     globalThis.ReadableStream = class extends AnyStream {
       constructor(...args: unknown[]) {
@@ -130,6 +131,12 @@ describe('a plain waiting call, answered without the SDK', () => {
         streams.push(new WeakRef(this));
       }
     } as unknown as typeof ReadableStream;
+    globalThis.AbortController = class extends Controller {
+      constructor() {
+        super();
+        signals.push(new WeakRef(this.signal));
+      }
+    };
     const answers: Array<Promise<string>> = [];
     try {
       const start = async (era: 'modern' | 'legacy', id: number, params: Json, token?: number) => {
@@ -143,12 +150,15 @@ describe('a plain waiting call, answered without the SDK', () => {
       await start('modern', 73, RUN);
     } finally {
       globalThis.ReadableStream = Stream;
+      globalThis.AbortController = Controller;
     }
     await collect();
     const live = (refs: Array<WeakRef<object>>) => refs.filter((ref) => ref.deref() !== undefined).length;
     // Node's response carries the event streams, and the client's leaving is heard from it: neither
-    // a web stream nor the request's abort signal.
+    // a web stream nor the request's abort signal. The call's own signal is the only one: a 2025-era
+    // cancel aborts it directly (src/mcp/inflight.ts).
     expect(live(streams)).toBe(0);
+    expect(live(signals)).toBe(3);
     await direct.h.close();
     for (const answer of await Promise.all(answers)) expect(answer).toContain('"completed":false');
   });
