@@ -18,13 +18,9 @@ import { RUN, rawPost, SEARCH, type Stack, stack, until } from './wire-stacks.js
  */
 let s: Stack;
 let gc: () => void;
-beforeAll(async () => {
+beforeAll(() => {
   setFlagsFromString('--expose-gc');
   gc = runInNewContext('gc') as () => void;
-  s = await stack({ directWaitingCalls: false });
-});
-afterAll(async () => {
-  await s?.h.close();
 });
 
 const waiting = async () => (await metrics.waitingCalls.get()).values[0]?.value ?? 0;
@@ -45,6 +41,14 @@ async function startWaiting(era: 'modern' | 'legacy', id: number, params: Json, 
 }
 
 describe('a waiting call framed by the SDK', () => {
+  // Closed once this block is done: its calls' polls would otherwise run on during the next one.
+  beforeAll(async () => {
+    s = await stack({ directWaitingCalls: false });
+  });
+  afterAll(async () => {
+    await s?.h.close();
+  });
+
   it('keeps none of the per-request servers that started it while it waits', async () => {
     const connect = McpServer.prototype.connect;
     const servers: Array<WeakRef<McpServer>> = [];
