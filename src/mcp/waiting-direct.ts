@@ -3,6 +3,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 import { type CallEnv, progressNotification } from './call-env.js';
+import type { Caller } from './caller.js';
 import type { CatalogDeps } from './catalog.js';
 import { type CompiledTool, executeIn, type ToolOutcome, toCallToolResult } from './catalog.js';
 import { checkedResponseText, type PlainCall } from './direct-wire.js';
@@ -29,8 +30,10 @@ import type { ToolDef } from './tools/types.js';
  * request's abort signal. A JSON answer always goes back through the route, so the middleware that
  * compresses it still does.
  *
- * What a waiting call holds here: this object, its env, its one abort controller, the tool's suspended
- * run and Node's response; no McpServer, transport, request copies or web streams.
+ * What a waiting call holds here: this object, its one abort controller, the continuations of the
+ * tool's run and Node's response; no McpServer, transport, request copies or web streams, and of the
+ * request's body and auth info only what the call needs (the caller; the body's `_meta`, should the
+ * SDK have to answer).
  */
 /** What a direct waiting call needs of the server (./waiting-call.ts:WaitingCallsDeps extends it). */
 export interface DirectWaitingDeps {
@@ -50,18 +53,25 @@ export class DirectWaitingCall {
   /** Answers the HTTP request (the route awaits it): at once on the 2025 era, else at the first frame. */
   private respond: ((response: Response) => void) | null = null;
   private clientGone = false;
+  private readonly caller: Caller | undefined;
+  /** The request's `_meta` (the 2026-07-28 envelope, a progress token), for answerBySdk's body. */
+  private readonly meta: unknown;
 
   constructor(
     private readonly deps: DirectWaitingDeps,
     private readonly call: PlainCall,
+    /** Kept for its abort signal without Node's response, else only by answerBySdk (the adapter keeps it). */
     private readonly request: Request,
-    private readonly authInfo: AuthInfo,
-    private readonly parsedBody: unknown,
+    authInfo: AuthInfo,
+    parsedBody: unknown,
     private readonly def: ToolDef,
     private readonly tool: CompiledTool,
     /** Node's response for this request, when served by @hono/node-server. */
     private readonly outgoing: ServerResponse | undefined,
-  ) {}
+  ) {
+    this.caller = (authInfo.extra as { caller?: Caller } | undefined)?.caller;
+    this.meta = (parsedBody as { params: { _meta?: unknown } }).params._meta;
+  }
 
   serve(): Promise<Response> {
     const answered = new Promise<Response>((resolve) => {
@@ -125,7 +135,7 @@ export class DirectWaitingCall {
   private env(): CallEnv {
     const token = this.call.progressToken;
     return {
-      caller: (this.authInfo.extra as { caller?: CallEnv['caller'] } | undefined)?.caller,
+      caller: this.caller,
       requestId: this.call.id,
       notify: token === undefined ? null : (progress, message) => this.notify(token, progress, message),
       signal: this.controller.signal,
@@ -172,10 +182,31 @@ export class DirectWaitingCall {
     this.respond = null;
   }
 
-  /** The SDK answers the same request from the finished result; its frames follow those sent here. */
+  /**
+   * The SDK answers the same request from the finished result; its frames follow those sent here. Its
+   * exchange sees the request as the client sent it (plainToolCall let through only this shape) and the
+   * caller; the bearer token itself is not kept for the wait.
+   */
   private async answerBySdk(result: CallToolResult): Promise<void> {
     const standIn = new Request(this.request.url, { method: 'POST', headers: this.request.headers });
-    const response = await this.deps.exchange(standIn, { ...this.authInfo }, this.parsedBody, {
+    const { call, caller, def, meta } = this;
+    const body = {
+      jsonrpc: '2.0',
+      id: call.id,
+      method: 'tools/call',
+      params: {
+        name: def.name,
+        ...(call.args === undefined ? {} : { arguments: call.args }),
+        ...(meta === undefined ? {} : { _meta: meta }),
+      },
+    };
+    const authInfo: AuthInfo = {
+      token: '',
+      clientId: caller?.clientId ?? '',
+      scopes: [...(caller?.scopes ?? [])],
+      extra: { caller },
+    };
+    const response = await this.deps.exchange(standIn, authInfo, body, {
       ...this.tool,
       handler: async () => result,
     });

@@ -11,11 +11,12 @@ import { InflightCalls } from '../../src/mcp/inflight.js';
 import { TimerWheel } from '../../src/mcp/timer-wheel.js';
 import { DEFAULT_TOOL_OPTIONS, defineTool, READ, type ToolDef } from '../../src/mcp/tools/types.js';
 import { WaitScheduler } from '../../src/mcp/wait-scheduler.js';
+import { DirectWaitingCall } from '../../src/mcp/waiting-direct.js';
 import { createUpstreamClient } from '../../src/upstream/client.js';
 
 /**
- * The direct path's way out (src/mcp/direct-call.ts): a result it does not write itself is answered by
- * the SDK from the finished call, and the client cannot tell. Tools written for this test (no tool of
+ * The direct paths' way out (src/mcp/direct-call.ts, src/mcp/waiting-direct.ts): a result they do not
+ * write themselves is answered by the SDK from the finished call, and the client cannot tell. Tools written for this test (no tool of
  * the catalog reports progress without waiting, or returns output its schema refuses) run on the real
  * SDK handler and on the direct path; both answers must be byte-identical, in both protocol eras.
  */
@@ -78,14 +79,15 @@ const exchange = (request: Request, authInfo: AuthInfo, body: unknown, tool: Com
   plans.set(authInfo, tool);
   return handler.fetch(request, { authInfo, parsedBody: body });
 };
-const direct = new DirectCalls({
+const directDeps = {
   exchange,
   catalog: deps,
   wheel: new TimerWheel(),
   keepAliveMs: 15_000,
   serverInfo: SERVER_INFO,
   logger,
-});
+};
+const direct = new DirectCalls(directDeps);
 afterAll(async () => {
   stop.abort();
   await handler.close();
@@ -160,5 +162,36 @@ describe('a result the direct path leaves to the SDK looks the same', () => {
     expect(ours).toEqual(sdk);
     if (name === 'breaks_its_schema') expect(sdk.body).toContain('Output validation error');
     if (token !== undefined) expect(sdk.body).toContain('notifications/progress');
+  });
+});
+
+describe('a waiting call whose result the direct path leaves to the SDK looks the same', () => {
+  it.each([
+    ['breaks_its_schema', 'modern', undefined],
+    ['breaks_its_schema', 'legacy', undefined],
+    ['breaks_its_schema', 'modern', 3],
+    ['reports_progress', 'modern', 7],
+    ['reports_progress', 'legacy', 7],
+  ] as const)('%s, %s era, progress token %s', async (name, era, token) => {
+    // As a waiting tool: the SDK frames the result, after what the call already sent itself.
+    const def = { ...(TOOLS.find((t) => t.name === name) as ToolDef), waits: true as const };
+    const tool = compiled.get(name) as CompiledTool;
+    const { body, make } = request(era, name, token);
+    const sdk = await seen(await exchange(make(), authInfo(), body, tool));
+    const req = make();
+    const call = plainToolCall(req, body, name);
+    expect(call?.era).toBe(era);
+    const waiting = new DirectWaitingCall(
+      directDeps,
+      call as never,
+      req,
+      authInfo(),
+      body,
+      def,
+      tool,
+      undefined,
+    );
+    expect(await seen(await waiting.serve())).toEqual(sdk);
+    if (name === 'breaks_its_schema') expect(sdk.body).toContain('Output validation error');
   });
 });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { RunRecord } from '../../upstream/schemas.js';
 import { isTerminal, runOutput } from '../results/runs.js';
-import { waitFor, whyUnfinished } from '../wait.js';
+import { type WaitOutcome, waitFor, whyUnfinished } from '../wait.js';
 import { compact, detailArg, KEYWORD_PLATFORMS, maxPostArg, text, uuidArg } from './common.js';
 import { runOutputSchema, uuidRecord } from './outputs.js';
-import { CREATE, DESTROY, defineTool, READ, type ToolDef, UPDATE } from './types.js';
+import { CREATE, DESTROY, defineTool, READ, type ToolContext, type ToolDef, UPDATE } from './types.js';
 
 const NOT_FOUND = { what: 'agent run', listTool: 'list_agent_runs' };
 export const RUN_STATUSES = ['pending', 'running', 'completed', 'failed', 'waiting'] as const;
@@ -75,40 +75,51 @@ export const startAgentRun = defineTool({
   async run(args, ctx) {
     const { detail, ...body } = args;
     const created = await ctx.upstream.createRun(ctx.creds, compact(body), { signal: ctx.signal });
-    const outcome = await waitFor(ctx, {
+    // The answer is made in a continuation of the wait: this function does not stay suspended while
+    // the run works (issue 18: heap per waiting call).
+    return waitFor(ctx, {
       key: `run:${created.id}`,
       initial: created,
       poll: (signal) => ctx.upstream.getRun(ctx.creds, created.id, { signal }),
       isDone: (r) => isTerminal(r.status),
       progress: runProgress,
       maxWaitMs: ctx.options.runMaxWaitMs,
-    });
-    if (outcome.kind === 'done') return runResult(outcome.record, args);
-    if (outcome.kind === 'cancelled') {
-      // The caller gave up: stop spending their credits. A fresh signal, the call's own is aborted.
-      try {
-        const cancelled = await ctx.upstream.cancelRun(ctx.creds, created.id, {
-          signal: AbortSignal.timeout(10_000),
-        });
-        return runResult(
-          { ...outcome.record, ...cancelled, id: created.id, status: String(cancelled.status ?? 'failed') },
-          { detail },
-        );
-      } catch {
-        return runResult(
-          outcome.record,
-          { detail },
-          `The wait was cancelled; cancelling the run upstream failed. Call cancel_agent_run with run_id ${created.id}.`,
-        );
-      }
-    }
-    return runResult(
-      outcome.record,
-      args,
-      `${whyUnfinished(outcome, 'run')} Call get_agent_run with run_id ${created.id} later for the report.`,
-    );
+    }).then((outcome) => runAfterWait(ctx, created.id, outcome, args));
   },
 });
+
+/** A started run's answer once the wait is over; a wait the caller cancelled cancels the run upstream. */
+async function runAfterWait(
+  ctx: ToolContext,
+  runId: string,
+  outcome: WaitOutcome<RunRecord>,
+  args: { detail?: 'summary' | 'full' | undefined },
+) {
+  if (outcome.kind === 'done') return runResult(outcome.record, args);
+  if (outcome.kind === 'cancelled') {
+    // The caller gave up: stop spending their credits. A fresh signal, the call's own is aborted.
+    try {
+      const cancelled = await ctx.upstream.cancelRun(ctx.creds, runId, {
+        signal: AbortSignal.timeout(10_000),
+      });
+      return runResult(
+        { ...outcome.record, ...cancelled, id: runId, status: String(cancelled.status ?? 'failed') },
+        { detail: args.detail },
+      );
+    } catch {
+      return runResult(
+        outcome.record,
+        { detail: args.detail },
+        `The wait was cancelled; cancelling the run upstream failed. Call cancel_agent_run with run_id ${runId}.`,
+      );
+    }
+  }
+  return runResult(
+    outcome.record,
+    args,
+    `${whyUnfinished(outcome, 'run')} Call get_agent_run with run_id ${runId} later for the report.`,
+  );
+}
 
 const listInput = {
   limit: z.number().int().min(1).max(100).optional().describe('Default 50.'),

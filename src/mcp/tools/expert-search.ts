@@ -32,7 +32,9 @@ export const submitExpertSearch = defineTool({
       { query: args.query },
       { signal: ctx.signal },
     );
-    const outcome = await waitFor(ctx, {
+    // The result is made in a continuation of the wait: this function does not stay suspended while
+    // the search runs (issue 18: heap per waiting call).
+    return waitFor(ctx, {
       key: `expert_search:${created.id}`,
       initial: { ...created, status: 'running' } as ExpertSearchDetails,
       poll: (signal) => ctx.upstream.getExpertSearch(ctx.creds, created.id, { signal }),
@@ -43,16 +45,17 @@ export const submitExpertSearch = defineTool({
         message: r.status === 'completed' ? 'Expert search completed' : 'Searching for experts',
       }),
       maxWaitMs: ctx.options.searchMaxWaitMs,
+    }).then((outcome) => {
+      const detail = args.detail ?? 'summary';
+      if (outcome.kind === 'done') return expertOutput(outcome.record, true, detail);
+      const why = whyUnfinished(outcome, 'search');
+      return expertOutput(
+        outcome.record,
+        false,
+        detail,
+        `${why} Call get_expert_search with search_id ${created.id} later.`,
+      );
     });
-    const detail = args.detail ?? 'summary';
-    if (outcome.kind === 'done') return expertOutput(outcome.record, true, detail);
-    const why = whyUnfinished(outcome, 'search');
-    return expertOutput(
-      outcome.record,
-      false,
-      detail,
-      `${why} Call get_expert_search with search_id ${created.id} later.`,
-    );
   },
 });
 

@@ -58,10 +58,11 @@ export const submitKeywordSearch = defineTool({
     const { detail, ...body } = args;
     const created = await ctx.upstream.createKeywordSearch(ctx.creds, compact(body), { signal: ctx.signal });
     const linkedinOnly = args.platforms?.length === 1 && args.platforms[0] === 'linkedin';
-    const state = await waitForSearch(ctx, created.id, linkedinOnly, 'keyword', (signal) =>
+    // The result is made in a continuation of the wait: this function does not stay suspended while
+    // the search runs (issue 18: heap per waiting call).
+    return waitForSearch(ctx, created.id, linkedinOnly, 'keyword', (signal) =>
       ctx.upstream.getKeywordSearch(ctx.creds, created.id, { signal }),
-    );
-    return searchResult(ctx, 'keyword', state, { detail });
+    ).then((state) => searchResult(ctx, 'keyword', state, { detail }));
   },
 });
 

@@ -3,7 +3,7 @@ import { percentOf } from '../results/format.js';
 import { type Detail, TOP_POSTS_DEFAULT } from '../results/output.js';
 import { fromPostsData, type PostSummary } from '../results/posts.js';
 import { searchOutput } from '../results/searches.js';
-import { waitFor, whyUnfinished } from '../wait.js';
+import { type WaitOutcome, waitFor, whyUnfinished } from '../wait.js';
 import type { ToolContext, ToolOutput } from './types.js';
 
 /** What keyword and user search tools share: waiting for a search, and shaping it for the model. */
@@ -16,8 +16,12 @@ export interface SearchState {
   nextStep?: string;
 }
 
-/** Waits for a search; keeps waiting a little after `finished` when its results are not written yet. */
-export async function waitForSearch(
+/**
+ * Waits for a search; keeps waiting a little after `finished` when its results are not written yet.
+ * The state is made in a continuation of the wait, not after an `await`: no frame of this function
+ * stays suspended while the search runs (issue 18: heap per waiting call).
+ */
+export function waitForSearch(
   ctx: ToolContext,
   id: number,
   noResultsExpected: boolean,
@@ -25,7 +29,7 @@ export async function waitForSearch(
   poll: (signal: AbortSignal) => Promise<SearchDetails>,
 ): Promise<SearchState> {
   let finishedAt: number | null = null;
-  const outcome = await waitFor(ctx, {
+  return waitFor(ctx, {
     key: `${kind}_search:${id}`,
     initial: { id, status: 'pending', status_text: 'Search submitted' } as SearchDetails,
     poll,
@@ -46,7 +50,11 @@ export async function waitForSearch(
       message: record.status_text ?? '',
     }),
     maxWaitMs: ctx.options.searchMaxWaitMs,
-  });
+  }).then((outcome) => searchState(outcome, id, kind));
+}
+
+/** Where a wait for a search left it, with the tool to call later when it has not ended. */
+function searchState(outcome: WaitOutcome<SearchDetails>, id: number, kind: 'keyword' | 'user'): SearchState {
   if (outcome.kind === 'done') return { record: outcome.record, completed: true };
   const why = whyUnfinished(outcome, 'search');
   return {
