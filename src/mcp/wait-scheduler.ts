@@ -32,30 +32,61 @@ export interface WaitRequest<T> {
   /** How far the job says it is (0–100): the poll plan brings a poll forward to the finish it predicts. */
   progress(record: T): { percentage: number };
   maxWaitMs: number;
-  /** Aborted when this caller stops waiting (client cancelled or disconnected). */
-  signal: AbortSignal;
-  /** Told of every record read while this caller waits (progress notifications). */
-  onRecord(record: T): void;
 }
 
-interface Waiter<T> {
-  request: WaitRequest<T>;
-  deadline: number;
-  resolve(outcome: WaitOutcome<T>): void;
-  onAbort(): void;
+/**
+ * One caller waiting on a job. A class, and its own abort listener (an EventListener object), so a
+ * waiter is one small object without closures of its own (issue 18: heap per waiting call).
+ */
+class Waiter<T> {
+  constructor(
+    readonly job: Job<T>,
+    readonly deadline: number,
+    /** Aborted when this caller stops waiting (client cancelled or disconnected). */
+    readonly signal: AbortSignal,
+    /** Told of every record read while this caller waits (progress notifications). */
+    readonly onRecord: (record: T) => void,
+    private readonly settle: (outcome: WaitOutcome<T>) => void,
+  ) {
+    signal.addEventListener('abort', this, { once: true });
+  }
+
+  /** The signal's abort: the caller leaves with where the job stands now. */
+  handleEvent(): void {
+    this.job.scheduler.leave(this.job, this, { kind: 'cancelled', record: this.job.record });
+  }
+
+  resolve(outcome: WaitOutcome<T>): void {
+    this.signal.removeEventListener('abort', this);
+    metrics.waitingCalls.dec();
+    this.settle(outcome);
+  }
 }
 
 /** One upstream job being polled, for one or more waiters. */
-interface Job<T> extends WheelEntry {
-  key: string | null;
-  spec: WaitRequest<T>;
+class Job<T> implements WheelEntry {
   record: T;
-  plan: PollPlan;
-  waiters: Set<Waiter<T>>;
+  readonly waiters = new Set<Waiter<T>>();
   /** When the next poll is planned by the backoff (a waiter's deadline may bring it forward). */
   plannedAt: number;
   /** Aborts the poll in flight when the last waiter leaves. */
-  polling: AbortController | null;
+  polling: AbortController | null = null;
+
+  constructor(
+    readonly scheduler: WaitScheduler,
+    readonly key: string | null,
+    /** How to read the job: the first waiter's request. */
+    readonly spec: WaitRequest<T>,
+    readonly plan: PollPlan,
+    now: number,
+  ) {
+    this.record = spec.initial;
+    this.plannedAt = now + plan.start();
+  }
+
+  fire(): void {
+    this.scheduler.poll(this);
+  }
 }
 
 /**
@@ -81,47 +112,38 @@ export class WaitScheduler {
 
   /**
    * Waits for the job `request` describes; `scope` keeps apart callers of different credentials. The
-   * outcome itself (not a promise) when there is nothing to wait for.
+   * caller leaves when `signal` aborts, and is told of every record read (`onRecord`). The outcome
+   * itself (not a promise) when there is nothing to wait for.
    */
-  wait<T>(scope: string, request: WaitRequest<T>): WaitOutcome<T> | Promise<WaitOutcome<T>> {
+  wait<T>(
+    scope: string,
+    request: WaitRequest<T>,
+    signal: AbortSignal,
+    onRecord: (record: T) => void,
+  ): WaitOutcome<T> | Promise<WaitOutcome<T>> {
     const now = this.now();
     if (request.isDone(request.initial, now)) return { kind: 'done', record: request.initial };
-    if (request.signal.aborted) return { kind: 'cancelled', record: request.initial };
+    if (signal.aborted) return { kind: 'cancelled', record: request.initial };
     if (this.stopWaiting.aborted) return { kind: 'timeout', record: request.initial };
     const key = request.key === null ? null : `${scope}\u0000${request.key}`;
     let job = (key === null ? undefined : this.jobs.get(key)) as Job<T> | undefined;
     if (!job) {
-      const plan = new PollPlan(this.options.pollInitialMs, this.options.pollMaxMs);
-      job = {
+      job = new Job(
+        this,
         key,
-        spec: request,
-        record: request.initial,
-        plan,
-        waiters: new Set(),
-        plannedAt: now + plan.start(),
-        polling: null,
-        fire: () => this.poll(job as Job<T>),
-      };
+        request,
+        new PollPlan(this.options.pollInitialMs, this.options.pollMaxMs),
+        now,
+      );
       if (key !== null) this.jobs.set(key, job as Job<unknown>);
       this.all.add(job as Job<unknown>);
     }
     const target = job;
     return new Promise<WaitOutcome<T>>((resolve) => {
-      const waiter: Waiter<T> = {
-        request,
-        deadline: now + request.maxWaitMs,
-        resolve: (outcome) => {
-          request.signal.removeEventListener('abort', waiter.onAbort);
-          metrics.waitingCalls.dec();
-          resolve(outcome);
-        },
-        onAbort: () => this.leave(target, waiter, { kind: 'cancelled', record: target.record }),
-      };
       metrics.waitingCalls.inc();
-      request.signal.addEventListener('abort', waiter.onAbort, { once: true });
-      target.waiters.add(waiter);
+      target.waiters.add(new Waiter(target, now + request.maxWaitMs, signal, onRecord, resolve));
       // A caller joining a shared job sees where it stands now.
-      if (target.record !== request.initial) request.onRecord(target.record);
+      if (target.record !== request.initial) onRecord(target.record);
       this.arm(target);
     });
   }
@@ -141,7 +163,8 @@ export class WaitScheduler {
     this.wheel.schedule(job, at);
   }
 
-  private poll<T>(job: Job<T>): void {
+  /** The job's poll, when it is due (Job.fire). */
+  poll<T>(job: Job<T>): void {
     const controller = new AbortController();
     job.polling = controller;
     job.spec.poll(controller.signal).then(
@@ -160,7 +183,7 @@ export class WaitScheduler {
 
   private read<T>(job: Job<T>, record: T): void {
     const now = this.now();
-    for (const waiter of job.waiters) waiter.request.onRecord(record);
+    for (const waiter of job.waiters) waiter.onRecord(record);
     if (job.spec.isDone(record, now)) {
       job.record = record;
       this.finish(job, (r) => ({ kind: 'done', record: r }));
@@ -183,7 +206,8 @@ export class WaitScheduler {
     for (const waiter of waiters) waiter.resolve(outcome(job.record));
   }
 
-  private leave<T>(job: Job<T>, waiter: Waiter<T>, outcome: WaitOutcome<T>): void {
+  /** One caller stops waiting (Waiter.handleEvent: its signal aborted; or its deadline). */
+  leave<T>(job: Job<T>, waiter: Waiter<T>, outcome: WaitOutcome<T>): void {
     if (!job.waiters.delete(waiter)) return;
     if (job.waiters.size === 0) this.drop(job);
     waiter.resolve(outcome);

@@ -6,7 +6,7 @@ import type { WaitOutcome, WaitRequest } from './wait-scheduler.js';
 
 export type { WaitOutcome } from './wait-scheduler.js';
 
-export type WaitSpec<T> = Omit<WaitRequest<T>, 'signal' | 'onRecord' | 'progress'> & {
+export type WaitSpec<T> = Omit<WaitRequest<T>, 'progress'> & {
   progress(record: T): ProgressUpdate;
 };
 
@@ -15,15 +15,14 @@ export type WaitSpec<T> = Omit<WaitRequest<T>, 'signal' | 'onRecord' | 'progress
  * own, only the latest record held. Reports the initial record's progress at once and every later
  * record's as it is read; stops on the call's abort signal (client cancelled or disconnected), at
  * `maxWaitMs`, and at shutdown. Tells the call (ctx.onWaitStart) when it starts waiting, so the MCP
- * layer can let go of the request's SDK server until the answer is ready.
+ * layer can let go of the request's SDK server until the answer is ready. The spec goes to the
+ * scheduler as it is (no copy with the caller's parts added: issue 18, heap per waiting call).
  */
 export function waitFor<T>(ctx: ToolContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
   ctx.progress(spec.progress(spec.initial));
-  const outcome = ctx.waits.wait(credentialScope(ctx.creds), {
-    ...spec,
-    signal: ctx.signal,
-    onRecord: (record) => ctx.progress(spec.progress(record)),
-  });
+  const outcome = ctx.waits.wait(credentialScope(ctx.creds), spec, ctx.signal, (record) =>
+    ctx.progress(spec.progress(record)),
+  );
   if (!(outcome instanceof Promise)) return Promise.resolve(outcome);
   ctx.onWaitStart?.();
   return outcome;

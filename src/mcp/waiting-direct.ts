@@ -96,21 +96,24 @@ export class DirectWaitingCall {
   }
 
   /**
-   * Hears the client leave. Node's response closes before the answer finished; it is this request's
-   * own, so its listener needs no removing. Otherwise the request's abort signal, whose listener is
-   * removed (returned) when the call ends.
+   * Hears the client leave: Node's response closes before the answer finished (it is this request's
+   * own, so the listener needs no removing; `on`, as it closes once: `once` would add a wrapper object
+   * and a bound function per call). Without it, the request's abort signal, whose listener is removed
+   * (returned) when the call ends.
    */
   private watchClient(): (() => void) | null {
     const outgoing = this.outgoing;
-    if (outgoing) {
-      outgoing.once('close', () => {
-        if (!outgoing.writableFinished) this.gone();
-      });
-      return null;
-    }
+    if (!outgoing) return this.watchSignal(this.request.signal);
+    outgoing.on('close', () => {
+      if (!outgoing.writableFinished) this.gone();
+    });
+    return null;
+  }
+
+  private watchSignal(signal: AbortSignal): () => void {
     const onClientGone = () => this.gone();
-    this.request.signal.addEventListener('abort', onClientGone, { once: true });
-    return () => this.request.signal.removeEventListener('abort', onClientGone);
+    signal.addEventListener('abort', onClientGone, { once: true });
+    return () => signal.removeEventListener('abort', onClientGone);
   }
 
   private async answerWith(outcome: ToolOutcome): Promise<void> {

@@ -76,15 +76,16 @@ export const startAgentRun = defineTool({
     const { detail, ...body } = args;
     const created = await ctx.upstream.createRun(ctx.creds, compact(body), { signal: ctx.signal });
     // The answer is made in a continuation of the wait: this function does not stay suspended while
-    // the run works (issue 18: heap per waiting call).
+    // the run works (issue 18: heap per waiting call). Its closures keep the id, not the record.
+    const id = created.id;
     return waitFor(ctx, {
-      key: `run:${created.id}`,
+      key: `run:${id}`,
       initial: created,
-      poll: (signal) => ctx.upstream.getRun(ctx.creds, created.id, { signal }),
+      poll: (signal) => ctx.upstream.getRun(ctx.creds, id, { signal }),
       isDone: (r) => isTerminal(r.status),
       progress: runProgress,
       maxWaitMs: ctx.options.runMaxWaitMs,
-    }).then((outcome) => runAfterWait(ctx, created.id, outcome, args));
+    }).then((outcome) => runAfterWait(ctx, id, outcome, args));
   },
 });
 

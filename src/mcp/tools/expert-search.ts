@@ -33,11 +33,12 @@ export const submitExpertSearch = defineTool({
       { signal: ctx.signal },
     );
     // The result is made in a continuation of the wait: this function does not stay suspended while
-    // the search runs (issue 18: heap per waiting call).
+    // the search runs (issue 18: heap per waiting call). Its closures keep the id, not the record.
+    const id = created.id;
     return waitFor(ctx, {
-      key: `expert_search:${created.id}`,
+      key: `expert_search:${id}`,
       initial: { ...created, status: 'running' } as ExpertSearchDetails,
-      poll: (signal) => ctx.upstream.getExpertSearch(ctx.creds, created.id, { signal }),
+      poll: (signal) => ctx.upstream.getExpertSearch(ctx.creds, id, { signal }),
       isDone: (r) => r.status === 'completed' || r.status === 'failed',
       progress: (r) => ({
         percentage: r.status === 'completed' || r.status === 'failed' ? 100 : 50,
@@ -53,7 +54,7 @@ export const submitExpertSearch = defineTool({
         outcome.record,
         false,
         detail,
-        `${why} Call get_expert_search with search_id ${created.id} later.`,
+        `${why} Call get_expert_search with search_id ${id} later.`,
       );
     });
   },

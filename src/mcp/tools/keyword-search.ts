@@ -56,12 +56,12 @@ export const submitKeywordSearch = defineTool({
   waits: true,
   async run(args, ctx) {
     const { detail, ...body } = args;
-    const created = await ctx.upstream.createKeywordSearch(ctx.creds, compact(body), { signal: ctx.signal });
+    const { id } = await ctx.upstream.createKeywordSearch(ctx.creds, compact(body), { signal: ctx.signal });
     const linkedinOnly = args.platforms?.length === 1 && args.platforms[0] === 'linkedin';
     // The result is made in a continuation of the wait: this function does not stay suspended while
     // the search runs (issue 18: heap per waiting call).
-    return waitForSearch(ctx, created.id, linkedinOnly, 'keyword', (signal) =>
-      ctx.upstream.getKeywordSearch(ctx.creds, created.id, { signal }),
+    return waitForSearch(ctx, id, linkedinOnly, 'keyword', (signal) =>
+      ctx.upstream.getKeywordSearch(ctx.creds, id, { signal }),
     ).then((state) => searchResult(ctx, 'keyword', state, { detail }));
   },
 });

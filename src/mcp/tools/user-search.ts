@@ -41,11 +41,11 @@ export const submitUserSearch = defineTool({
   waits: true,
   async run(args, ctx) {
     const { detail, ...body } = args;
-    const created = await ctx.upstream.createUserSearch(ctx.creds, compact(body), { signal: ctx.signal });
+    const { id } = await ctx.upstream.createUserSearch(ctx.creds, compact(body), { signal: ctx.signal });
     // The result is made in a continuation of the wait: this function does not stay suspended while
     // the search runs (issue 18: heap per waiting call).
-    return waitForSearch(ctx, created.id, args.platform !== 'twitter', 'user', (signal) =>
-      ctx.upstream.getUserSearch(ctx.creds, created.id, { signal }),
+    return waitForSearch(ctx, id, args.platform !== 'twitter', 'user', (signal) =>
+      ctx.upstream.getUserSearch(ctx.creds, id, { signal }),
     ).then((state) => searchResult(ctx, 'user', state, { detail }));
   },
 });
