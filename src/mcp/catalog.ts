@@ -238,8 +238,8 @@ export async function executeIn(
   const registered = deps.inflight.register(caller.grantId, env.requestId, env.controller ?? env.signal);
   const signal = registered.signal;
   const creds = caller.upstream;
-  let pass: PolicyPass | null = null;
-  let status = 'error';
+  const call: CallEnd = { def, deps, signal, audit, refuse, pass: null, release: registered.release };
+  let execution: Promise<ToolOutput>;
   try {
     const gate = deps.teamPolicy
       ? await deps.teamPolicy({
@@ -252,13 +252,13 @@ export async function executeIn(
         })
       : null;
     if (gate?.refused) {
-      status = 'refused';
-      await audit(status, { reason: gate.refused.reason, ...gate.refused.detail });
+      await audit('refused', { reason: gate.refused.reason, ...gate.refused.detail });
+      registered.release();
       return refuse(gate.refused.reason, gate.refused.message);
     }
-    pass = gate;
-    const execution = def.run(pass ? pass.args : parsed.data, {
-      upstream: pass ? pass.upstream : deps.upstream,
+    call.pass = gate;
+    execution = def.run(gate ? gate.args : parsed.data, {
+      upstream: gate ? gate.upstream : deps.upstream,
       creds,
       signal,
       stopWaiting: deps.stopWaiting,
@@ -267,14 +267,50 @@ export async function executeIn(
       waits: deps.waits,
       ...(env.onWaitStart ? { onWaitStart: env.onWaitStart } : {}),
     });
-    deps.running.add(execution);
-    const out = await execution.finally(() => deps.running.delete(execution));
+  } catch (error) {
+    return endCall(call, { error });
+  }
+  deps.running.add(execution);
+  // The call ends in a continuation of the tool's promise, not after an await: no frame of this
+  // function (its registers hold every local) stays suspended while a tool waits minutes for an
+  // upstream job (issue 18: heap per waiting call).
+  return execution
+    .finally(() => deps.running.delete(execution))
+    .then(
+      (out) => endCall(call, { out }),
+      (error: unknown) => endCall(call, { error }),
+    );
+}
+
+/** What the end of a call needs once its tool has settled (executeIn's continuation, endCall). */
+interface CallEnd {
+  def: ToolDef;
+  deps: CatalogDeps;
+  signal: AbortSignal;
+  audit: (status: string, detail?: Record<string, unknown>) => Promise<void>;
+  refuse: (reason: string, text: string) => ToolOutcome;
+  /** The team policy's pass, finished once the audit row is written. */
+  pass: PolicyPass | null;
+  /** Withdraws the call from the cancellation registry. */
+  release: () => void;
+}
+
+/**
+ * A call whose tool has settled (or failed before it ran): its outcome shaped and audited, then the
+ * team policy's pass finished and the call withdrawn from the registry.
+ */
+async function endCall(call: CallEnd, ran: { out: ToolOutput } | { error: unknown }): Promise<ToolOutcome> {
+  const { def, deps, audit, refuse } = call;
+  let status = 'error';
+  try {
+    if ('error' in ran) throw ran.error;
+    const { out } = ran;
     const shaped = capResult(
       dropNulls(out.data) as Record<string, unknown>,
       deps.options.maxResultBytes,
       out.rest,
     );
-    status = signal.aborted ? 'cancelled' : 'ok';
+    status = call.signal.aborted ? 'cancelled' : 'ok';
     await audit(status);
     return {
       ok: true,
@@ -294,9 +330,9 @@ export async function executeIn(
     return refuse(typeof kind === 'string' ? kind : 'error', errorMessage(error, def, deps.publicUrl));
   } finally {
     // After the audit row: from now on it, not the reservation, counts the call against the cap.
-    await pass?.finish(status).catch((err: unknown) => {
+    await call.pass?.finish(status).catch((err: unknown) => {
       deps.logger.error({ err, tool: def.name }, 'finishing the team policy failed');
     });
-    registered.release();
+    call.release();
   }
 }
