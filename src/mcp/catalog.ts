@@ -274,12 +274,16 @@ export async function executeIn(
   // The call ends in a continuation of the tool's promise, not after an await: no frame of this
   // function (its registers hold every local) stays suspended while a tool waits minutes for an
   // upstream job (issue 18: heap per waiting call).
-  return execution
-    .finally(() => deps.running.delete(execution))
-    .then(
-      (out) => endCall(call, { out }),
-      (error: unknown) => endCall(call, { error }),
-    );
+  return execution.then(
+    (out) => {
+      deps.running.delete(execution);
+      return endCall(call, { out });
+    },
+    (error: unknown) => {
+      deps.running.delete(execution);
+      return endCall(call, { error });
+    },
+  );
 }
 
 /** What the end of a call needs once its tool has settled (executeIn's continuation, endCall). */

@@ -80,17 +80,19 @@ export class DirectWaitingCall {
     const stopWatching = this.watchClient();
     if (this.call.era === 'legacy') this.openStream();
     const { running } = this.deps.catalog;
+    const ended = () => {
+      stopWatching?.();
+      running.delete(done);
+    };
     // A continuation, not an async function awaiting the call: nothing of this method stays suspended
     // while the tool waits.
-    const done = executeIn(this.def, this.call.args, this.env(), this.deps.catalog)
-      .then(
-        (outcome) => this.answerWith(outcome),
-        (error: unknown) => this.failed(error),
-      )
-      .finally(() => {
-        stopWatching?.();
-        running.delete(done);
-      });
+    const done: Promise<void> = executeIn(this.def, this.call.args, this.env(), this.deps.catalog).then(
+      (outcome) => this.answerWith(outcome).finally(ended),
+      (error: unknown) => {
+        this.failed(error);
+        ended();
+      },
+    );
     running.add(done);
     return answered;
   }
@@ -116,8 +118,8 @@ export class DirectWaitingCall {
     return () => signal.removeEventListener('abort', onClientGone);
   }
 
+  /** Answers with the call's outcome; never rejects (a failure answers 500 or ends the stream). */
   private async answerWith(outcome: ToolOutcome): Promise<void> {
-    const result = toCallToolResult(outcome);
     if (this.clientGone || (this.out !== null && !this.out.isOpen)) {
       // The SDK's exchange closes with the request and answers 499 (createMcpHandler).
       this.respond?.(new Response(null, { status: 499 }));
@@ -126,6 +128,7 @@ export class DirectWaitingCall {
       return;
     }
     try {
+      const result = toCallToolResult(outcome);
       const text = await this.framed(result, outcome.ok ? outcome.json : undefined);
       if (text !== null) this.answer(text);
       else await this.answerBySdk(result);
