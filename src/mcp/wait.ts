@@ -36,9 +36,12 @@ function credentialScope(creds: UpstreamCredentials): string {
   return createHash('sha256').update(creds.token).update('\u0000').update(creds.userId).digest('base64url');
 }
 
+/** The reporter of a call whose client asked for no progress: one function for all of them. */
+const NO_PROGRESS = (_update: ProgressUpdate) => {};
+
 /** A progress reporter that sends only changes, with a strictly increasing `progress` value. */
 export function progressReporter(send: ((progress: number, message: string) => void) | null) {
-  if (!send) return () => {};
+  if (!send) return NO_PROGRESS;
   let last = -1;
   let lastMessage = '';
   return (update: ProgressUpdate) => {

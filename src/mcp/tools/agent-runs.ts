@@ -29,6 +29,9 @@ function runResult(run: RunRecord, args: { detail?: 'summary' | 'full' | undefin
   return runOutput(run, { detail: args.detail ?? 'summary', ...(nextStep ? { nextStep } : {}) });
 }
 
+/** Module functions, like runProgress: not closures made for each waiting call. */
+const runEnded = (record: RunRecord) => isTerminal(record.status);
+
 function runProgress(record: RunRecord) {
   const p = record.progress ?? null;
   if (record.status === 'waiting') {
@@ -82,7 +85,7 @@ export const startAgentRun = defineTool({
       key: `run:${id}`,
       initial: created,
       poll: (signal) => ctx.upstream.getRun(ctx.creds, id, { signal }),
-      isDone: (r) => isTerminal(r.status),
+      isDone: runEnded,
       progress: runProgress,
       maxWaitMs: ctx.options.runMaxWaitMs,
     }).then((outcome) => runAfterWait(ctx, id, outcome, args));

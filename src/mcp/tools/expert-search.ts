@@ -4,10 +4,21 @@ import { expertOutput } from '../results/experts.js';
 import { waitFor, whyUnfinished } from '../wait.js';
 import { compact, detailArg, pageArg, searchIdArg } from './common.js';
 import { expertOutputSchema, searchRecord } from './outputs.js';
-import { CREATE, defineTool, READ, type ToolDef } from './types.js';
+import { CREATE, defineTool, type ProgressUpdate, READ, type ToolDef } from './types.js';
 
 const NOT_FOUND = { what: 'expert search', listTool: 'get_expert_searches' };
 const EXPERT_STATUSES = ['all', 'running', 'completed', 'failed'] as const;
+
+/** Module functions, not closures made for each waiting call. */
+const expertSearchEnded = (r: ExpertSearchDetails) => r.status === 'completed' || r.status === 'failed';
+
+function expertSearchProgress(r: ExpertSearchDetails): ProgressUpdate {
+  return {
+    percentage: expertSearchEnded(r) ? 100 : 50,
+    phase: r.status ?? 'running',
+    message: r.status === 'completed' ? 'Expert search completed' : 'Searching for experts',
+  };
+}
 
 export const submitExpertSearch = defineTool({
   name: 'submit_expert_search',
@@ -39,12 +50,8 @@ export const submitExpertSearch = defineTool({
       key: `expert_search:${id}`,
       initial: { ...created, status: 'running' } as ExpertSearchDetails,
       poll: (signal) => ctx.upstream.getExpertSearch(ctx.creds, id, { signal }),
-      isDone: (r) => r.status === 'completed' || r.status === 'failed',
-      progress: (r) => ({
-        percentage: r.status === 'completed' || r.status === 'failed' ? 100 : 50,
-        phase: r.status ?? 'running',
-        message: r.status === 'completed' ? 'Expert search completed' : 'Searching for experts',
-      }),
+      isDone: expertSearchEnded,
+      progress: expertSearchProgress,
       maxWaitMs: ctx.options.searchMaxWaitMs,
     }).then((outcome) => {
       const detail = args.detail ?? 'summary';

@@ -4,7 +4,7 @@ import { type Detail, TOP_POSTS_DEFAULT } from '../results/output.js';
 import { fromPostsData, type PostSummary } from '../results/posts.js';
 import { searchOutput } from '../results/searches.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../wait.js';
-import type { ToolContext, ToolOutput } from './types.js';
+import type { ProgressUpdate, ToolContext, ToolOutput } from './types.js';
 
 /** What keyword and user search tools share: waiting for a search, and shaping it for the model. */
 
@@ -40,17 +40,32 @@ export function waitForSearch(
       finishedAt ??= now;
       return now - finishedAt >= ctx.options.resultsGraceMs;
     },
-    // Between polls only what says where the search stands: its preview posts (a few KB per waiting
-    // call) are shown again from the next read, and a wait that ends without one (cancelled, upstream
-    // unreadable, shutdown) points the model to get_*_search instead.
-    keep: ({ tweet_preview: _preview, results: _results, ...status }) => status,
-    progress: (record) => ({
-      percentage: percentOf(record.status_percentage),
-      phase: record.status ?? 'pending',
-      message: record.status_text ?? '',
-    }),
+    keep: searchStatus,
+    progress: searchProgress,
     maxWaitMs: ctx.options.searchMaxWaitMs,
   }).then((outcome) => searchState(outcome, id, kind));
+}
+
+/**
+ * What the scheduler keeps of a search between polls: only what says where it stands. Its preview
+ * posts (a few KB per waiting call) are shown again from the next read, and a wait that ends without
+ * one (cancelled, upstream unreadable, shutdown) points the model to get_*_search instead.
+ */
+function searchStatus({
+  tweet_preview: _preview,
+  results: _results,
+  ...status
+}: SearchDetails): SearchDetails {
+  return status;
+}
+
+/** A search's progress report. Module functions, like searchStatus: no closures per waiting call. */
+function searchProgress(record: SearchDetails): ProgressUpdate {
+  return {
+    percentage: percentOf(record.status_percentage),
+    phase: record.status ?? 'pending',
+    message: record.status_text ?? '',
+  };
 }
 
 /** Where a wait for a search left it, with the tool to call later when it has not ended. */
