@@ -31,7 +31,11 @@ export interface CancellationRegistry {
  * aborts the call directly.
  */
 export class InflightCalls implements CancellationRegistry {
-  private readonly calls = new Map<string, Set<AbortController>>();
+  /**
+   * The calls by (grant, request id): one controller, or a set of them while two calls share the key
+   * (rare: a Set per call would cost ≈ 130 B for as long as it waits).
+   */
+  private readonly calls = new Map<string, AbortController | Set<AbortController>>();
 
   constructor(
     private readonly directory?: CallDirectory,
@@ -66,12 +70,10 @@ export class InflightCalls implements CancellationRegistry {
     const follow = linked ? () => controller.abort(linked.reason) : undefined;
     if (linked?.aborted) controller.abort(linked.reason);
     else if (follow) linked?.addEventListener('abort', follow, { once: true });
-    let set = this.calls.get(key);
-    if (!set) {
-      set = new Set();
-      this.calls.set(key, set);
-    }
-    set.add(controller);
+    const present = this.calls.get(key);
+    if (!present) this.calls.set(key, controller);
+    else if (present instanceof Set) present.add(controller);
+    else this.calls.set(key, new Set([present, controller]));
     const withdraw = this.directory?.announce(grantId, requestKey);
     return {
       signal: controller.signal,
@@ -79,9 +81,11 @@ export class InflightCalls implements CancellationRegistry {
         if (follow) linked?.removeEventListener('abort', follow);
         withdraw?.();
         const current = this.calls.get(key);
-        if (!current) return;
-        current.delete(controller);
-        if (current.size === 0) this.calls.delete(key);
+        if (current === controller) this.calls.delete(key);
+        else if (current instanceof Set) {
+          current.delete(controller);
+          if (current.size === 0) this.calls.delete(key);
+        }
       },
     };
   }
@@ -112,7 +116,7 @@ export class InflightCalls implements CancellationRegistry {
   }
 
   private async cancel(grantId: string, requestKey: string): Promise<boolean> {
-    const here = this.calls.get(keyOf(grantId, requestKey))?.size ?? 0;
+    const here = countOf(this.calls.get(keyOf(grantId, requestKey)));
     if (!this.directory) return this.abortOne(grantId, requestKey);
     const elsewhere = await this.directory.elsewhere(grantId, requestKey);
     if (here + elsewhere.length !== 1) return false;
@@ -123,11 +127,17 @@ export class InflightCalls implements CancellationRegistry {
 
   /** Aborts the one local call with this key; none or several: nothing. */
   private abortOne(grantId: string, requestKey: string): boolean {
-    const set = this.calls.get(keyOf(grantId, requestKey));
-    if (set?.size !== 1) return false;
-    for (const controller of set) controller.abort(new Error('cancelled by the client'));
+    const present = this.calls.get(keyOf(grantId, requestKey));
+    if (countOf(present) !== 1) return false;
+    const only = present instanceof Set ? [...present][0] : present;
+    only?.abort(new Error('cancelled by the client'));
     return true;
   }
+}
+
+function countOf(calls: AbortController | Set<AbortController> | undefined): number {
+  if (calls === undefined) return 0;
+  return calls instanceof Set ? calls.size : 1;
 }
 
 /** The request id with its type: 1 and "1" are different ids (JSON-RPC 2.0 §4). */
