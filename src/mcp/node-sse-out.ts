@@ -15,7 +15,10 @@ const KEEP_ALIVE = ': keepalive\n\n';
  * The head is the one the adapter writes for a Response with these headers as a plain record (what the
  * SDK's transports and ./sse-out.ts return): `writeHead` with the record as it is, after the headers
  * middleware already set on the response (security headers, X-Request-Id), which Node keeps and merges
- * the passed ones over (node:http `response.writeHead`).
+ * the passed ones over (node:http `response.writeHead`). A client that negotiated gzip or br used to
+ * get these four names lower-cased and sorted instead: the compression middleware read the Response's
+ * headers, and the adapter then wrote them from a web Headers. Field names are case-insensitive
+ * (RFC 9110 §5.1); every client now gets the SDK's spelling.
  *
  * A slow client: Node buffers what it cannot send yet. Frames are few and small (progress notifications
  * as a job's status changes, bounded by the wait's limit, and the result), so they are all written;
