@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { DefaultHeadersResponse } from './http/node-response.js';
 
 export interface RunningServer {
   port: number;
@@ -51,6 +52,8 @@ export function listen(
         port,
         hostname: host,
         serverOptions: {
+          // Default headers are added when a response's head is written (http/node-response.ts).
+          ServerResponse: DefaultHeadersResponse,
           headersTimeout: l.headersTimeoutMs,
           requestTimeout: l.requestTimeoutMs,
           keepAliveTimeout: l.keepAliveTimeoutMs,

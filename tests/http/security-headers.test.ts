@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS, securityHeaders } from '../../src/http/security.js';
@@ -10,6 +11,18 @@ function appUnderTest() {
   app.get('/plain', (c) => c.json({ ok: true }));
   app.get('/own-csp', (c) => c.text('x', 200, { 'Content-Security-Policy': "form-action 'self'" }));
   app.get('/raw', () => new Response('raw', { headers: { 'X-Frame-Options': 'SAMEORIGIN' } }));
+  // What the response holds before its head is written, and a head written by hand in node:http's
+  // raw form (names and values in one list), as a route answering on Node's response itself does.
+  app.get('/held', (c) => {
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    return c.json({ held: outgoing?.getHeaderNames() ?? null });
+  });
+  app.get('/by-hand', (c) => {
+    const outgoing = (c.env as { outgoing: ServerResponse }).outgoing;
+    outgoing.writeHead(200, ['x-frame-options', 'SAMEORIGIN', 'Content-Type', 'text/plain']);
+    outgoing.end('by hand');
+    return new Response(null, { headers: { 'x-hono-already-sent': '1' } });
+  });
   return app;
 }
 
@@ -40,6 +53,16 @@ describe('security headers over Node (set on the ServerResponse, the route wins)
     const raw = await fetch(`${base}/raw`);
     expect(raw.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expectDefaults(raw.headers, ['X-Frame-Options']);
+    const byHand = await fetch(`${base}/by-hand`);
+    expect(await byHand.text()).toBe('by hand');
+    expect(byHand.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expectDefaults(byHand.headers, ['X-Frame-Options']);
+  });
+
+  it('adds the defaults when the head is written, so an open response holds none of them meanwhile', async () => {
+    const res = await fetch(`${base}/held`);
+    expect(((await res.json()) as { held: string[] }).held).toEqual([]);
+    expectDefaults(res.headers);
   });
 });
 
