@@ -105,6 +105,7 @@ export function createApp(deps: AppDeps): App {
       runMaxWaitMs: config.mcp.runMaxWaitMs,
       maxResultBytes: config.mcp.maxResultBytes,
       upstreamTimeoutMs: config.mcp.upstreamTimeoutMs,
+      pollsPerSecond: config.mcp.pollsPerSecond,
       ...deps.mcpOptions,
     },
   );

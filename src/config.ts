@@ -47,6 +47,8 @@ export interface Config {
     runMaxWaitMs: number;
     maxResultBytes: number;
     upstreamTimeoutMs: number;
+    /** Most upstream polls a second for waiting calls, the whole process (src/mcp/poll-budget.ts). */
+    pollsPerSecond: number;
   };
   /** Origins besides PUBLIC_URL's that may call /mcp from a browser (DNS-rebinding defence). */
   allowedOrigins: string[];
@@ -185,6 +187,7 @@ const schema = z.object({
   RUN_MAX_WAIT_SECONDS: wholeNumber('480', 1, 3600, 'seconds'),
   MAX_RESULT_BYTES: wholeNumber(String(100 * 1024), 4096, 10 * 1024 * 1024, 'bytes'),
   UPSTREAM_TIMEOUT_MS: wholeNumber('30000', 100, 300_000, 'milliseconds'),
+  UPSTREAM_POLLS_PER_SECOND: wholeNumber('50', 1, 100_000, 'polls a second'),
   METRICS_TOKEN: z
     .string()
     .regex(
@@ -300,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       runMaxWaitMs: e.RUN_MAX_WAIT_SECONDS * 1000,
       maxResultBytes: e.MAX_RESULT_BYTES,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      pollsPerSecond: e.UPSTREAM_POLLS_PER_SECOND,
     },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN ?? null,

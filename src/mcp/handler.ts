@@ -133,6 +133,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
   const shutdown = new AbortController();
   const running = new Set<Promise<unknown>>();
   const listCache = new ToolsListCache();
+  const wheel = new TimerWheel();
   const catalogDeps = {
     inflight,
     upstream,
@@ -143,7 +144,8 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     teamPolicy: teamToolPolicy(db),
     stopWaiting: shutdown.signal,
     running,
-    waits: new WaitScheduler(toolOptions, shutdown.signal),
+    // One timer for every due poll, deadline and keep-alive comment (wheel below).
+    waits: new WaitScheduler(toolOptions, shutdown.signal, Date.now, wheel),
   };
   const views = new ViewCatalog(options.viewsDir ?? DEFAULT_VIEWS_DIR, logger);
   const legacyViews = new LegacyDeclarations();
@@ -216,7 +218,6 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     plans.set(authInfo, [tool]);
     return handler.fetch(request, { authInfo, parsedBody });
   };
-  const wheel = new TimerWheel();
   const waiting = new WaitingCalls({
     exchange,
     catalog: catalogDeps,

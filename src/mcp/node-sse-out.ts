@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { EVENT_STREAM_HEADERS } from './sdk-exchange.js';
-import type { EventOut } from './sse-out.js';
+import { type EventOut, keepAliveAt } from './sse-out.js';
 import type { TimerWheel, WheelEntry } from './timer-wheel.js';
 
 /** The comment the SDK's streams send every keep-alive interval (and ./sse-out.ts:SseOut). */
@@ -44,7 +44,7 @@ export class NodeSseOut implements EventOut, WheelEntry {
   }
 
   keepAlive(): void {
-    if (this.isOpen) this.wheel.schedule(this, Date.now() + this.keepAliveMs);
+    if (this.isOpen) this.wheel.schedule(this, keepAliveAt(this.keepAliveMs));
   }
 
   write(frame: string): void {
@@ -63,6 +63,6 @@ export class NodeSseOut implements EventOut, WheelEntry {
   fire(): void {
     if (!this.isOpen) return;
     if (!this.res.writableNeedDrain) this.res.write(KEEP_ALIVE);
-    this.wheel.schedule(this, Date.now() + this.keepAliveMs);
+    this.wheel.schedule(this, keepAliveAt(this.keepAliveMs));
   }
 }

@@ -1,6 +1,16 @@
-import type { TimerWheel, WheelEntry } from './timer-wheel.js';
+import { alignUp, type TimerWheel, type WheelEntry } from './timer-wheel.js';
 
 const encoder = new TextEncoder();
+
+/**
+ * When the next keep-alive comment of a stream goes: `keepAliveMs` from now, moved up to the next
+ * fifteenth of it (1 s for the 15 s default), so the comments of every stream due in the same second go
+ * out in one wake-up (./timer-wheel.ts:alignUp). A comment exists only to keep an idle connection open
+ * through proxies; a second late changes nothing.
+ */
+export function keepAliveAt(keepAliveMs: number, now = Date.now()): number {
+  return alignUp(now + keepAliveMs, keepAliveMs / 15);
+}
 
 /** One server-sent event carrying a JSON-RPC message, as the SDK's transports frame them. */
 export function messageFrame(json: string): string {
@@ -74,7 +84,7 @@ export class SseOut implements EventOut, WheelEntry {
 
   /** Starts the keep-alive comments (the SDK's stream had its own until the call detached). */
   keepAlive(): void {
-    if (this.open) this.wheel.schedule(this, Date.now() + this.keepAliveMs);
+    if (this.open) this.wheel.schedule(this, keepAliveAt(this.keepAliveMs));
   }
 
   get isOpen(): boolean {
@@ -105,6 +115,6 @@ export class SseOut implements EventOut, WheelEntry {
   fire(): void {
     if (!this.open) return;
     this.write(': keepalive\n\n');
-    this.wheel.schedule(this, Date.now() + this.keepAliveMs);
+    this.wheel.schedule(this, keepAliveAt(this.keepAliveMs));
   }
 }

@@ -1,3 +1,14 @@
+/**
+ * `at` moved up to the next multiple of `step` (epoch ms): due times that need no precision finer than
+ * `step` (keep-alive comments, backoff polls) meet in the same instants, so the process wakes once for
+ * all that fell due together instead of once each. Waking is what costs here: the same upstream polls
+ * cost ≈ 1.2 ms of CPU each made one per wake-up, ≈ 0.5 ms ten at a time and ≈ 0.26 ms fifty at a
+ * time (bench/scratch measurement on this machine, 50 polls a second).
+ */
+export function alignUp(at: number, step: number): number {
+  return step > 1 ? Math.ceil(at / step) * step : at;
+}
+
 /** Something due at a time: a poll, a wait's deadline, an SSE keep-alive. */
 export interface WheelEntry {
   fire(): void;

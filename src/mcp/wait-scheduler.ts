@@ -1,6 +1,7 @@
 import { metrics } from '../metrics/index.js';
+import { type BudgetedPoll, PollBudget } from './poll-budget.js';
 import { PollPlan } from './poll-plan.js';
-import { TimerWheel, type WheelEntry } from './timer-wheel.js';
+import { alignUp, TimerWheel, type WheelEntry } from './timer-wheel.js';
 
 export type WaitOutcome<T> =
   | { kind: 'done'; record: T }
@@ -64,16 +65,20 @@ class Waiter<T> {
 }
 
 /** One upstream job being polled, for one or more waiters. */
-class Job<T> implements WheelEntry {
+class Job<T> implements WheelEntry, BudgetedPoll {
   record: T;
   readonly waiters = new Set<Waiter<T>>();
   /** When the next poll is planned by the backoff (a waiter's deadline may bring it forward). */
   plannedAt: number;
   /** Aborts the poll in flight when the last waiter leaves. */
   polling: AbortController | null = null;
+  /** Its poll is due and waits for the poll budget's turn. */
+  queued = false;
 
   constructor(
     readonly scheduler: WaitScheduler,
+    /** The credential it is read with (the budget's turns go round them). */
+    readonly scope: string,
     readonly key: string | null,
     /** How to read the job: the first waiter's request. */
     readonly spec: WaitRequest<T>,
@@ -81,10 +86,17 @@ class Job<T> implements WheelEntry {
     now: number,
   ) {
     this.record = spec.initial;
-    this.plannedAt = now + plan.start();
+    this.plannedAt = alignUp(now + plan.start(), scheduler.pollStep);
   }
 
+  /** The poll is due (the timer wheel). */
   fire(): void {
+    this.scheduler.due(this);
+  }
+
+  /** Its turn in the poll budget. */
+  start(): void {
+    this.queued = false;
     this.scheduler.poll(this);
   }
 }
@@ -98,15 +110,26 @@ class Job<T> implements WheelEntry {
  */
 export class WaitScheduler {
   private readonly wheel: TimerWheel;
+  private readonly budget: PollBudget;
   private readonly jobs = new Map<string, Job<unknown>>();
   private readonly all = new Set<Job<unknown>>();
 
+  /**
+   * Planned polls are moved up to a multiple of half the first delay (250 ms by default), so polls of
+   * different jobs falling due close together go in one wake-up (./timer-wheel.ts:alignUp).
+   */
+  readonly pollStep: number;
+
   constructor(
-    private readonly options: { pollInitialMs: number; pollMaxMs: number },
+    private readonly options: { pollInitialMs: number; pollMaxMs: number; pollsPerSecond: number },
     private readonly stopWaiting: AbortSignal,
     private readonly now: () => number = Date.now,
+    /** The wheel to share (the SSE keep-alives' in handler.ts: one timer for both). */
+    wheel: TimerWheel = new TimerWheel(20, now),
   ) {
-    this.wheel = new TimerWheel(20, now);
+    this.wheel = wheel;
+    this.pollStep = options.pollInitialMs / 2;
+    this.budget = new PollBudget(options.pollsPerSecond, this.wheel, now);
     stopWaiting.addEventListener('abort', () => this.stopAll(), { once: true });
   }
 
@@ -130,6 +153,7 @@ export class WaitScheduler {
     if (!job) {
       job = new Job(
         this,
+        scope,
         key,
         request,
         new PollPlan(this.options.pollInitialMs, this.options.pollMaxMs),
@@ -148,23 +172,48 @@ export class WaitScheduler {
     });
   }
 
-  /** Waiting callers, and the distinct upstream jobs they wait on. */
-  get size(): { waiters: number; jobs: number } {
+  /** Waiting callers, the distinct upstream jobs they wait on, and the polls waiting for their turn. */
+  get size(): { waiters: number; jobs: number; queuedPolls: number } {
     let waiters = 0;
     for (const job of this.all) waiters += job.waiters.size;
-    return { waiters, jobs: this.all.size };
+    return { waiters, jobs: this.all.size, queuedPolls: this.budget.waiting };
   }
 
-  /** The next poll: the backoff's plan, or the earliest waiter's deadline if sooner. */
+  /**
+   * When the job is next due: the backoff's plan, or the earliest waiter's deadline if sooner; while
+   * its poll waits for the budget's turn, only that deadline.
+   */
   private arm<T>(job: Job<T>): void {
     if (job.polling) return; // re-armed when the poll in flight ends
-    let at = job.plannedAt;
+    let at = job.queued ? Number.POSITIVE_INFINITY : job.plannedAt;
     for (const waiter of job.waiters) if (waiter.deadline < at) at = waiter.deadline;
-    this.wheel.schedule(job, at);
+    if (at !== Number.POSITIVE_INFINITY) this.wheel.schedule(job, at);
   }
 
-  /** The job's poll, when it is due (Job.fire). */
+  /**
+   * A job is due (Job.fire): its poll goes when the poll budget allows, except the one last poll of a
+   * caller whose wait limit has come, which is not held back (a caller leaves at its limit).
+   */
+  due<T>(job: Job<T>): void {
+    const now = this.now();
+    for (const waiter of job.waiters) {
+      if (waiter.deadline <= now) {
+        if (job.queued) this.budget.withdraw(job);
+        job.queued = false;
+        this.poll(job);
+        return;
+      }
+    }
+    if (job.queued) return;
+    job.queued = true;
+    this.budget.request(job);
+    // Started at once, or queued: then its callers' limits still need watching.
+    if (job.queued) this.arm(job);
+  }
+
+  /** The job's poll, now (its turn in the budget, or a caller's limit). */
   poll<T>(job: Job<T>): void {
+    this.wheel.cancel(job);
     const controller = new AbortController();
     job.polling = controller;
     job.spec.poll(controller.signal).then(
@@ -194,7 +243,7 @@ export class WaitScheduler {
     }
     if (job.waiters.size === 0) return;
     job.record = job.spec.keep ? job.spec.keep(record) : record;
-    job.plannedAt = now + job.plan.next(now, job.spec.progress(record).percentage);
+    job.plannedAt = alignUp(now + job.plan.next(now, job.spec.progress(record).percentage), this.pollStep);
     this.arm(job);
   }
 
@@ -215,6 +264,8 @@ export class WaitScheduler {
 
   private drop<T>(job: Job<T>): void {
     this.wheel.cancel(job);
+    if (job.queued) this.budget.withdraw(job);
+    job.queued = false;
     job.polling?.abort(new Error('nobody waits any more'));
     job.polling = null;
     if (job.key !== null && this.jobs.get(job.key) === job) this.jobs.delete(job.key);

@@ -14,5 +14,14 @@ export const upstreamRequestDuration = new Histogram({
  * HTTP status or the failure kind (timeout, network, aborted, …): both bounded sets.
  */
 export function observeUpstream(host: string, status: number | string, seconds: number): void {
-  upstreamRequestDuration.labels(host, String(status)).observe(seconds);
+  const key = `${host} ${status}`;
+  let series = labelled.get(key);
+  if (!series) {
+    series = upstreamRequestDuration.labels(host, String(status));
+    labelled.set(key, series);
+  }
+  series.observe(seconds);
 }
+
+/** The labelled series, made once per label values (prom-client builds a child on each labels() call). */
+const labelled = new Map<string, { observe(value: number): void }>();

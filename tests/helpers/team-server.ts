@@ -32,6 +32,7 @@ export async function startTeamServer(env: Record<string, string> = {}): Promise
     mcpOptions: {
       pollInitialMs: 20,
       pollMaxMs: 100,
+      pollsPerSecond: 2_500,
       resultsGraceMs: 300,
       searchMaxWaitMs: 5_000,
       runMaxWaitMs: 5_000,

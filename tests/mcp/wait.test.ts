@@ -69,7 +69,7 @@ describe('waitFor on the shared scheduler', () => {
     // 0.5, 1, 2, 4 s apart, then every 5 s (the wheel rounds up to its 20 ms slots, never early).
     const gaps = polls.map((t, i) => t - (polls[i - 1] ?? 0));
     expect(gaps.slice(0, 6)).toEqual([500, 1_000, 2_000, 4_000, 5_000, 5_000]);
-    expect(waits.size).toEqual({ waiters: 0, jobs: 0 });
+    expect(waits.size).toEqual({ waiters: 0, jobs: 0, queuedPolls: 0 });
   });
 
   it('callers waiting on the same job with the same credential share its polls; other credentials do not', async () => {
@@ -80,7 +80,7 @@ describe('waitFor on the shared scheduler', () => {
     const b = waitFor(context(waits), { ...shared.spec, poll: shared.spec.poll });
     const other = job(() => finished, 'keyword_search:7');
     const c = waitFor(context(waits, undefined, { token: 't2', userId: 'u' }), other.spec);
-    expect(waits.size).toEqual({ waiters: 3, jobs: 2 });
+    expect(waits.size).toEqual({ waiters: 3, jobs: 2, queuedPolls: 0 });
     await vi.advanceTimersByTimeAsync(8_000);
     finished = true;
     await vi.advanceTimersByTimeAsync(5_000);
@@ -107,7 +107,7 @@ describe('waitFor on the shared scheduler', () => {
     expect((await b).kind).toBe('cancelled');
     await vi.advanceTimersByTimeAsync(60_000);
     expect(polls.length).toBe(3);
-    expect(waits.size).toEqual({ waiters: 0, jobs: 0 });
+    expect(waits.size).toEqual({ waiters: 0, jobs: 0, queuedPolls: 0 });
   });
 
   it('at its wait limit a caller reads the job once more and gets it as a timeout', async () => {
@@ -213,6 +213,35 @@ describe('waitFor on the shared scheduler', () => {
     expect(started).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(500);
     expect((await pending).kind).toBe('done');
+  });
+});
+
+describe('the poll budget (UPSTREAM_POLLS_PER_SECOND)', () => {
+  it('reads more jobs than it allows in turn, never above it; a caller at its limit is not held back', async () => {
+    const waits = new WaitScheduler({ ...OPTIONS, pollsPerSecond: 10 }, new AbortController().signal);
+    const jobs = Array.from({ length: 100 }, (_, i) => job(() => false, `keyword_search:${i}`));
+    for (const [i, j] of jobs.entries())
+      void waitFor(context(waits, undefined, { token: `t${i % 4}`, userId: 'u' }), j.spec);
+    await vi.advanceTimersByTimeAsync(30_000);
+    // Unbudgeted, 100 jobs polled at 0.5, 1.5, 3.5 and 7.5 s, then every 5 s, are 800 polls in 30 s.
+    const total = jobs.reduce((n, j) => n + j.polls.length, 0);
+    expect(total).toBeLessThanOrEqual(10 + 10 * 30);
+    expect(total).toBeGreaterThanOrEqual(10 * 30 - 10);
+    // Turns go round the credentials and the jobs of each: every job was read, none starved.
+    for (const j of jobs) expect(j.polls.length).toBeGreaterThanOrEqual(2);
+    const limited = job(() => false, 'keyword_search:limited');
+    const outcome = waitFor(context(waits), { ...limited.spec, maxWaitMs: 2_000 });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await outcome).toEqual({ kind: 'timeout', record: 'running' });
+    expect(limited.polls.at(-1)).toBe(2_000);
+  });
+
+  it('leaves a handful of jobs to their poll plan', async () => {
+    const waits = new WaitScheduler({ ...OPTIONS, pollsPerSecond: 10 }, new AbortController().signal);
+    const jobs = Array.from({ length: 5 }, (_, i) => job(() => false, `keyword_search:${i}`));
+    for (const j of jobs) void waitFor(context(waits), j.spec);
+    await vi.advanceTimersByTimeAsync(13_000);
+    for (const j of jobs) expect(j.polls).toEqual([500, 1_500, 3_500, 7_500, 12_500]);
   });
 });
 

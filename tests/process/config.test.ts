@@ -36,6 +36,15 @@ describe('config (DESIGN.md §6)', () => {
     expect(config.signup).toBe('open');
     expect(config.sandboxSpeed).toBe('demo');
     expect(config.sandboxMode).toBe(true);
+    expect(config.mcp.pollsPerSecond).toBe(50);
+  });
+
+  it('takes a poll budget of whole polls a second, at least one', () => {
+    expect(loadConfig(env({ UPSTREAM_POLLS_PER_SECOND: '200' })).mcp.pollsPerSecond).toBe(200);
+    for (const bad of ['0', '2.5', 'many'])
+      expect(problemsOf(env({ UPSTREAM_POLLS_PER_SECOND: bad }))[0]).toMatch(
+        /^UPSTREAM_POLLS_PER_SECOND: must be whole polls a second from 1 to 100000/,
+      );
   });
 
   it('names PORT, the problem and the accepted form', () => {

@@ -15,6 +15,7 @@ import type { TestServer } from '../helpers/server.js';
 const OPTIONS = {
   pollInitialMs: 25,
   pollMaxMs: 100,
+  pollsPerSecond: 2_500,
   resultsGraceMs: 300,
   searchMaxWaitMs: 1_500,
   runMaxWaitMs: 1_500,

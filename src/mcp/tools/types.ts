@@ -14,6 +14,8 @@ export interface ToolOptions {
   /** First poll delay; doubles each poll up to pollMaxMs. */
   pollInitialMs: number;
   pollMaxMs: number;
+  /** Upstream polls a second for the whole process, at most (./poll-budget.ts). */
+  pollsPerSecond: number;
   /** How long to keep polling a search that reports `finished` but has no results yet. */
   resultsGraceMs: number;
   /** Size cap of one tool result's JSON, in bytes. */
@@ -25,6 +27,7 @@ export const DEFAULT_TOOL_OPTIONS: ToolOptions = {
   runMaxWaitMs: 8 * 60_000,
   pollInitialMs: 500,
   pollMaxMs: 5_000,
+  pollsPerSecond: 50,
   resultsGraceMs: 45_000,
   maxResultBytes: 100_000,
 };
