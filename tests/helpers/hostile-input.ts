@@ -39,7 +39,13 @@ export function hostileInput() {
       upstream: { searchUrl: sandbox.searchUrl, agentUrl: sandbox.agentUrl },
       env: { TRUST_PROXY: 'true' },
       limits: LIMITS,
-      mcpOptions: { searchMaxWaitMs: 2_000, runMaxWaitMs: 2_000, pollInitialMs: 20, pollMaxMs: 100, pollsPerSecond: 2_500 },
+      mcpOptions: {
+        searchMaxWaitMs: 2_000,
+        runMaxWaitMs: 2_000,
+        pollInitialMs: 20,
+        pollMaxMs: 100,
+        pollsPerSecond: 2_500,
+      },
     });
     clientId = (await registerClient(server, {}, { 'x-forwarded-for': '198.18.0.1' })).client_id;
     user = await signedInUser(server, { upstreamToken: sandbox.token });
