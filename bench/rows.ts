@@ -39,7 +39,7 @@ export interface Measured {
   idleStartBytes: number[];
   rssSoonAfter: number[];
   rssSettled: number[];
-  settings: { waitingCalls: number; idleSettleMs: number };
+  settings: { waitingCalls: number; idleSettleMs: number; waitingLagMs: number };
 }
 
 const m = median;
@@ -87,6 +87,7 @@ export function benchRows(f: Measured): Row[] {
     completed: waits.map((x) => `${x.completed}/${x.calls}`).join(', '),
     pollRate: m(waits.map((x) => x.pollsPerSecondWhileWaiting)),
     cpuPerPoll: m(waits.map((x) => x.cpuUsPerPollWhileWaiting)),
+    medianWait: m(waits.map((x) => x.medianWaitMs)),
   };
   const coldMs = m(f.coldStartMs);
   const idleStart = m(f.idleStartBytes) / MB;
@@ -177,10 +178,12 @@ export function benchRows(f: Measured): Row[] {
       met: tokenRps >= 1_000,
     },
     {
+      // Issue 18 asks for heap per waiting call (below); RSS also moves with when V8 grows its heap
+      // and when glibc gives memory back, which swings it by tens of KB per call between runs.
       figure: `waiting calls (${n}): RSS per call`,
       value: `${round(w.rss, 1)} KB`,
-      target: '≤ 20 KB',
-      met: w.rss <= 20,
+      target: '(reference)',
+      met: null,
     },
     {
       figure: `waiting calls (${n}): heap per call`,
@@ -195,6 +198,14 @@ export function benchRows(f: Measured): Row[] {
       met: w.cpu < 5,
     },
     ...pollFloorRows(w.cpuPerPoll, w.pollRate, f.pollFloor),
+    {
+      // What the poll budget (UPSTREAM_POLLS_PER_SECOND) costs: more calls waiting than it reads every
+      // pollMaxMs are each read less often, so their answers come later.
+      figure: `waiting calls (${n}): median time from the first submission to the answer (results ${f.settings.waitingLagMs / 1000} s after each search finished)`,
+      value: ms(w.medianWait),
+      target: '(reference)',
+      met: null,
+    },
     {
       figure: 'waiting calls: upstream polls per search',
       value: `${round(w.polls, 1)} (completed ${w.completed})`,

@@ -4,10 +4,11 @@
  * over the CPU per request of the bare Hono route (bench/baseline-server.ts) measured in the same round,
  * for each client era's request as captured on the wire (both send `accept-encoding: gzip, deflate`):
  * the 2026-07-28 client's (a JSON answer, gzipped), the same without accept-encoding, and the
- * 2025-06-18 client's (a one-event SSE stream, never compressed); on SQLite and, unless
+ * 2025-06-18 client's (JSON, compressed as the client accepts; a one-event SSE stream, never compressed,
+ * before issue 18's third round); on SQLite and, unless
  * COST_POSTGRES=0, on PostgreSQL (a throw-away cluster from the test helpers), with PostgreSQL ÷ SQLite
  * per round. The floors: the bare route's server sending the same bytes and nothing else (its
- * /ceiling route: the legacy SSE answer, and the modern gzipped one). COST_ROUNDS (default 5) and
+ * /ceiling route: the legacy answer as sent, and the modern gzipped one). COST_ROUNDS (default 5) and
  * COST_SECONDS (default 3) set the effort. The figures `npm run bench` reports come from bench/run.ts;
  * this is the quicker loop for work on the /mcp request path.
  */
@@ -127,7 +128,7 @@ async function main() {
       if (keep) {
         add('bare route', bare.cpuUsPerRequest);
         add(
-          'floor: the legacy SSE answer from a bare route ÷ bare',
+          'floor: the legacy answer (as sent) from a bare route ÷ bare',
           legacyBytes.cpuUsPerRequest / bare.cpuUsPerRequest,
         );
         add(
@@ -144,7 +145,7 @@ async function main() {
         const kinds = {
           'modern gzip': await run(captured.modern),
           'modern identity': await run(identityOnly(captured.modern)),
-          'legacy SSE': await run(captured.legacy),
+          legacy: await run(captured.legacy),
         };
         if (!keep) continue;
         for (const [kind, result] of Object.entries(kinds)) {
@@ -157,7 +158,7 @@ async function main() {
       for (const [i] of dirs.entries()) {
         const lite = targets[2 * i] as Target;
         const pg = targets[2 * i + 1] as Target;
-        for (const kind of ['modern gzip', 'modern identity', 'legacy SSE']) {
+        for (const kind of ['modern gzip', 'modern identity', 'legacy']) {
           const a = samples.get(`${pg.name} ${kind}`) ?? [];
           const b = samples.get(`${lite.name} ${kind}`) ?? [];
           for (const [j, x] of a.entries())
@@ -171,7 +172,7 @@ async function main() {
       for (let k = 0; k < perDir; k++) {
         const base = targets[k] as Target;
         const other = targets[i * perDir + k] as Target;
-        for (const kind of ['modern gzip', 'modern identity', 'legacy SSE']) {
+        for (const kind of ['modern gzip', 'modern identity', 'legacy']) {
           const a = samples.get(`${other.name} ${kind}`) ?? [];
           const b = samples.get(`${base.name} ${kind}`) ?? [];
           for (const [j, x] of a.entries())
