@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openMigratedStore } from './db/store/index.js';
 import { collectNow, DEFAULT_IDLE_GC, startIdleGc } from './housekeeping/idle-gc.js';
 import { startHousekeeping } from './housekeeping/index.js';
+import { NATIVE_HEAP_TRIM_MS, startNativeHeapTrimmer } from './housekeeping/native-heap.js';
 import { batchedDestination, createConfiguredLogger } from './logger.js';
 import { SecretBox } from './security/secrets.js';
 import { listen } from './server.js';
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
       'load has passed: memory given back',
     ),
   );
+  const stopTrimming = startNativeHeapTrimmer(NATIVE_HEAP_TRIM_MS);
   const stopHousekeeping = startHousekeeping(db, logger, undefined, {
     auditRetentionDays: config.auditRetentionDays,
   });
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
     logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
     stopHousekeeping();
     stopIdleGc();
+    stopTrimming();
     // Waiting tool calls end first (they return their handles), so the server's drain is short.
     await closeApp();
     await server.close(config.shutdownGraceMs);

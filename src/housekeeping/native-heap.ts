@@ -32,3 +32,24 @@ async function load(): Promise<NativeHeapTrim | null> {
     return null;
   }
 }
+
+/**
+ * Under steady load the process is never quiet, so the idle collector never trims; the arenas then
+ * keep growing into their free memory for minutes (RSS 147 → 167 MB over the soak's first four minutes
+ * at 120 operations a second, heap in use flat). Trimming every `intervalMs` whatever the load keeps
+ * RSS at what is in use; a trim walks the arenas' free chunks (≈ a millisecond for tens of MB) and the
+ * pages it released are faulted back in only as they are used again. The timer never keeps the process
+ * alive. Returns the function that stops it.
+ */
+export function startNativeHeapTrimmer(intervalMs: number): () => void {
+  let trim: NativeHeapTrim | null = null;
+  void nativeHeapTrim().then((found) => {
+    trim = found;
+  });
+  const timer = setInterval(() => trim?.(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** How often the C heap is trimmed under load (startNativeHeapTrimmer). */
+export const NATIVE_HEAP_TRIM_MS = 30_000;
