@@ -69,10 +69,6 @@ async function main(): Promise<void> {
   const stopHousekeeping = startHousekeeping(db, logger, undefined, {
     auditRetentionDays: config.auditRetentionDays,
   });
-  logger.info({ url: config.publicUrl, port: server.port }, 'listening');
-  // Written at once: deploys, supervisors and tests wait for this line.
-  logger.flush();
-
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -91,6 +87,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // Only once the signals are ours: a supervisor that stops the process as soon as it reads this line
+  // would otherwise meet the default action (killed, nothing closed). Written at once: deploys,
+  // supervisors and tests wait for this line.
+  logger.info({ url: config.publicUrl, port: server.port }, 'listening');
+  logger.flush();
 }
 
 main().catch((error: unknown) => {
