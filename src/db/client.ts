@@ -10,6 +10,16 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 const BUSY_TIMEOUT_MS = 5_000;
 
 /**
+ * SQLite's page cache, in KiB (a negative cache_size is KiB: https://sqlite.org/pragma.html#pragma_cache_size).
+ * better-sqlite3 builds SQLite with a 16 MB default (deps/defines.gypi), which a busy gateway fills as its
+ * tables grow: the soak's RSS rose 16 MB over its first five minutes, all of it in the main C heap
+ * (/proc/<pid>/smaps), and that was issue 18's "native growth". SQLite's own default of 2 MB holds the
+ * pages every request reads (the B-tree interiors and recent rows); the rest comes from the kernel's
+ * file cache.
+ */
+const PAGE_CACHE_KIB = 2_000;
+
+/**
  * Opens the database (file and folder owner-only) with the pragmas every connection needs: WAL so readers never block the writer,
  * foreign keys enforced (off by default in SQLite), a busy timeout so concurrent processes queue
  * rather than fail, and NORMAL sync (durable at every WAL checkpoint, safe against corruption).
@@ -27,6 +37,7 @@ export function openSqliteFile(path: string): Database.Database {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   return sqlite;
 }
 
