@@ -36,7 +36,7 @@ describe('config (DESIGN.md §6)', () => {
     expect(config.signup).toBe('open');
     expect(config.sandboxSpeed).toBe('demo');
     expect(config.sandboxMode).toBe(true);
-    expect(config.mcp.pollsPerSecond).toBe(50);
+    expect(config.mcp.pollsPerSecond).toBe(40);
   });
 
   it('takes a poll budget of whole polls a second, at least one', () => {

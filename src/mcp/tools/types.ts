@@ -27,7 +27,7 @@ export const DEFAULT_TOOL_OPTIONS: ToolOptions = {
   runMaxWaitMs: 8 * 60_000,
   pollInitialMs: 500,
   pollMaxMs: 5_000,
-  pollsPerSecond: 50,
+  pollsPerSecond: 40,
   resultsGraceMs: 45_000,
   maxResultBytes: 100_000,
 };
