@@ -1,7 +1,6 @@
 /**
  * The bench's table: every figure with its target and whether it is met, and the same figure from the
- * run before issue 18 (bench/results/before-issue-18.json, measured on main before the shared waiting
- * scheduler) where that run had it.
+ * before run (BEFORE_FILE below) where that run had it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
