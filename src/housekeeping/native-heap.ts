@@ -9,7 +9,7 @@
  * the mmap and trim thresholds, jemalloc and mimalloc were measured and did not help
  * (bench/memory-probe.ts: idle RSS after load 128–140 MB with each).
  *
- * Only where there is a glibc to ask (Linux); elsewhere `trimNativeHeap` is null.
+ * Only where there is a glibc to ask (Linux); elsewhere `nativeHeapTrim()` resolves to null.
  */
 export type NativeHeapTrim = () => boolean;
 
@@ -34,12 +34,12 @@ async function load(): Promise<NativeHeapTrim | null> {
 }
 
 /**
- * Under steady load the process is never quiet, so the idle collector never trims; the arenas then
- * keep growing into their free memory for minutes (RSS 147 → 167 MB over the soak's first four minutes
- * at 120 operations a second, heap in use flat). Trimming every `intervalMs` whatever the load keeps
- * RSS at what is in use; a trim walks the arenas' free chunks (≈ a millisecond for tens of MB) and the
- * pages it released are faulted back in only as they are used again. The timer never keeps the process
- * alive. Returns the function that stops it.
+ * Under steady load the process is never quiet, so the idle collector never trims: what bursts within
+ * the load free stays in glibc's arenas. Trimming every `intervalMs` whatever the load gives it back; a
+ * trim walks the arenas' free chunks (≈ a millisecond for tens of MB) and the pages it released are
+ * faulted back in only as they are used again. (The soak's RSS growth at 120 operations a second,
+ * which this was first written for, turned out to be SQLite's page cache: ../db/client.ts.) The timer
+ * never keeps the process alive. Returns the function that stops it.
  */
 export function startNativeHeapTrimmer(intervalMs: number): () => void {
   let trim: NativeHeapTrim | null = null;

@@ -1,10 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { EVENT_STREAM_HEADERS } from './sdk-exchange.js';
-import { type EventOut, keepAliveAt } from './sse-out.js';
+import { type EventOut, KEEP_ALIVE_COMMENT, keepAliveAt } from './sse-out.js';
 import type { TimerWheel, WheelEntry } from './timer-wheel.js';
-
-/** The comment the SDK's streams send every keep-alive interval (and ./sse-out.ts:SseOut). */
-const KEEP_ALIVE = ': keepalive\n\n';
 
 /**
  * A waiting call's event stream written straight to Node's ServerResponse: the route then answers with
@@ -13,9 +10,9 @@ const KEEP_ALIVE = ': keepalive\n\n';
  * `write`, as the adapter writes each chunk it reads, so the chunks on the wire are the same.
  *
  * The head is the one the adapter writes for a Response with these headers as a plain record (what the
- * SDK's transports and ./sse-out.ts return): `writeHead` with the record as it is, after the headers
- * middleware already set on the response (security headers, X-Request-Id), which Node keeps and merges
- * the passed ones over (node:http `response.writeHead`). A client that negotiated gzip or br used to
+ * SDK's transports and ./sse-out.ts return): `writeHead` with the record as it is; the server's
+ * response adds the default headers (security headers, X-Request-Id) the route did not set
+ * (../http/node-response.ts:DefaultHeadersResponse). A client that negotiated gzip or br used to
  * get these four names lower-cased and sorted instead: the compression middleware read the Response's
  * headers, and the adapter then wrote them from a web Headers. Field names are case-insensitive
  * (RFC 9110 §5.1); every client now gets the SDK's spelling.
@@ -62,7 +59,7 @@ export class NodeSseOut implements EventOut, WheelEntry {
   /** The keep-alive tick. */
   fire(): void {
     if (!this.isOpen) return;
-    if (!this.res.writableNeedDrain) this.res.write(KEEP_ALIVE);
+    if (!this.res.writableNeedDrain) this.res.write(KEEP_ALIVE_COMMENT);
     this.wheel.schedule(this, keepAliveAt(this.keepAliveMs));
   }
 }

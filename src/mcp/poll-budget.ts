@@ -36,7 +36,7 @@ export class PollBudget implements WheelEntry {
     private readonly now: () => number = Date.now,
     /**
      * Queued polls are started in batches, at most this often: the tokens accrued since the last batch
-     * at once (50 a second: 25 every 500 ms), so the process wakes twice a second for them
+     * at once (40 a second: 20 every 500 ms), so the process wakes twice a second for them
      * rather than fifty (./timer-wheel.ts:alignUp says why that matters).
      */
     private readonly batchMs = 500,

@@ -1,9 +1,10 @@
-import { ServerResponse } from 'node:http';
-import { type Context, Hono } from 'hono';
+import type { ServerResponse } from 'node:http';
+import { Hono } from 'hono';
 import { toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store/index.js';
 import type { AppEnv } from '../http/env.js';
+import { nodeResponse } from '../http/node-response.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
 import { resourceMetadataUrl } from '../oauth/metadata.js';
@@ -156,17 +157,9 @@ export function mcpRoutes(deps: McpRouteDeps) {
     };
     return deps.handler.fetch(
       c.req.raw,
-      isJson ? { authInfo, parsedBody, outgoing: nodeOutgoing(c) } : { authInfo },
+      // Node's response, which a waiting call writes its event stream to (./waiting-direct.ts).
+      isJson ? { authInfo, parsedBody, outgoing: nodeResponse(c) ?? undefined } : { authInfo },
     );
   });
   return app;
-}
-
-/**
- * Node's response behind this request when @hono/node-server serves it (its env), which a waiting call
- * writes its event stream to (./waiting-direct.ts); undefined under any other caller (app.request).
- */
-function nodeOutgoing(c: Context): ServerResponse | undefined {
-  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
-  return outgoing instanceof ServerResponse ? outgoing : undefined;
 }

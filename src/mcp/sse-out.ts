@@ -2,6 +2,9 @@ import { alignUp, type TimerWheel, type WheelEntry } from './timer-wheel.js';
 
 const encoder = new TextEncoder();
 
+/** The comment the SDK's streams send every keep-alive interval. */
+export const KEEP_ALIVE_COMMENT = ': keepalive\n\n';
+
 /**
  * When the next keep-alive comment of a stream goes: `keepAliveMs` from now, moved up to the next
  * fifteenth of it (1 s for the 15 s default), so the comments of every stream due in the same second go
@@ -114,7 +117,7 @@ export class SseOut implements EventOut, WheelEntry {
   /** The keep-alive tick (the SDK's own streams write exactly this comment). */
   fire(): void {
     if (!this.open) return;
-    this.write(': keepalive\n\n');
+    this.write(KEEP_ALIVE_COMMENT);
     this.wheel.schedule(this, keepAliveAt(this.keepAliveMs));
   }
 }

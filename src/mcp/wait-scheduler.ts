@@ -198,8 +198,7 @@ export class WaitScheduler {
     const now = this.now();
     for (const waiter of job.waiters) {
       if (waiter.deadline <= now) {
-        if (job.queued) this.budget.withdraw(job);
-        job.queued = false;
+        this.unqueue(job);
         this.poll(job);
         return;
       }
@@ -209,6 +208,12 @@ export class WaitScheduler {
     this.budget.request(job);
     // Started at once, or queued: then its callers' limits still need watching.
     if (job.queued) this.arm(job);
+  }
+
+  /** Takes the job's poll out of the budget's queue, if it waits there. */
+  private unqueue<T>(job: Job<T>): void {
+    if (job.queued) this.budget.withdraw(job);
+    job.queued = false;
   }
 
   /** The job's poll, now (its turn in the budget, or a caller's limit). */
@@ -264,8 +269,7 @@ export class WaitScheduler {
 
   private drop<T>(job: Job<T>): void {
     this.wheel.cancel(job);
-    if (job.queued) this.budget.withdraw(job);
-    job.queued = false;
+    this.unqueue(job);
     job.polling?.abort(new Error('nobody waits any more'));
     job.polling = null;
     if (job.key !== null && this.jobs.get(job.key) === job) this.jobs.delete(job.key);

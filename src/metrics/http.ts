@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { Counter, Histogram } from 'prom-client';
-import { LATENCY_BUCKETS, registry } from './registry.js';
+import { LATENCY_BUCKETS, registry, seriesCache } from './registry.js';
 
 export const httpRequests = new Counter({
   name: 'http_requests_total',
@@ -21,29 +21,8 @@ export const httpRequestDuration = new Histogram({
 /** Methods kept as label values; anything else is counted as OTHER (label values must stay bounded). */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** The labelled series, made once per label values (prom-client parses the labels on each labels() call). */
-const counters = new Map<string, { inc(): void }>();
-const timers = new Map<string, { observe(value: number): void }>();
-
-function counted(method: string, route: string, status: string) {
-  const key = `${method} ${status} ${route}`;
-  let series = counters.get(key);
-  if (!series) {
-    series = httpRequests.labels(method, route, status);
-    counters.set(key, series);
-  }
-  return series;
-}
-
-function timed(method: string, route: string) {
-  const key = `${method} ${route}`;
-  let series = timers.get(key);
-  if (!series) {
-    series = httpRequestDuration.labels(method, route);
-    timers.set(key, series);
-  }
-  return series;
-}
+const counted = seriesCache((...values) => httpRequests.labels(...values));
+const timed = seriesCache((...values) => httpRequestDuration.labels(...values));
 
 /**
  * Counts and times every request under its matched route pattern (`routePath(c)`, e.g.

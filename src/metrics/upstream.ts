@@ -1,5 +1,5 @@
 import { Histogram } from 'prom-client';
-import { LATENCY_BUCKETS, registry } from './registry.js';
+import { LATENCY_BUCKETS, registry, seriesCache } from './registry.js';
 
 export const upstreamRequestDuration = new Histogram({
   name: 'upstream_request_duration_seconds',
@@ -14,14 +14,7 @@ export const upstreamRequestDuration = new Histogram({
  * HTTP status or the failure kind (timeout, network, aborted, …): both bounded sets.
  */
 export function observeUpstream(host: string, status: number | string, seconds: number): void {
-  const key = `${host} ${status}`;
-  let series = labelled.get(key);
-  if (!series) {
-    series = upstreamRequestDuration.labels(host, String(status));
-    labelled.set(key, series);
-  }
-  series.observe(seconds);
+  series(host, String(status)).observe(seconds);
 }
 
-/** The labelled series, made once per label values (prom-client builds a child on each labels() call). */
-const labelled = new Map<string, { observe(value: number): void }>();
+const series = seriesCache((...values) => upstreamRequestDuration.labels(...values));

@@ -143,6 +143,17 @@ const seen = async (response: Response) => ({
   body: await response.text(),
 });
 
+/** The SDK's own answer to the call, and the request and plain call a direct path serves it from. */
+async function bothWays(name: string, era: 'modern' | 'legacy', token: number | undefined) {
+  const tool = compiled.get(name) as CompiledTool;
+  const { body, make } = request(era, name, token);
+  const sdk = await seen(await exchange(make(), authInfo(), body, tool));
+  const req = make();
+  const call = plainToolCall(req, body, name);
+  expect(call?.era).toBe(era);
+  return { tool, body, sdk, req, call };
+}
+
 describe('a result the direct path leaves to the SDK looks the same', () => {
   it.each([
     ['breaks_its_schema', 'modern', undefined],
@@ -152,12 +163,7 @@ describe('a result the direct path leaves to the SDK looks the same', () => {
     ['reports_progress', 'modern', undefined],
   ] as const)('%s, %s era, progress token %s', async (name, era, token) => {
     const def = TOOLS.find((t) => t.name === name) as ToolDef;
-    const tool = compiled.get(name) as CompiledTool;
-    const { body, make } = request(era, name, token);
-    const sdk = await seen(await exchange(make(), authInfo(), body, tool));
-    const req = make();
-    const call = plainToolCall(req, body, name);
-    expect(call?.era).toBe(era);
+    const { tool, body, sdk, req, call } = await bothWays(name, era, token);
     const ours = await seen(await direct.serve(call as never, req, authInfo(), body, { def, tool }));
     expect(ours).toEqual(sdk);
     if (name === 'breaks_its_schema') expect(sdk.body).toContain('Output validation error');
@@ -175,12 +181,7 @@ describe('a waiting call whose result the direct path leaves to the SDK looks th
   ] as const)('%s, %s era, progress token %s', async (name, era, token) => {
     // As a waiting tool: the SDK frames the result, after what the call already sent itself.
     const def = { ...(TOOLS.find((t) => t.name === name) as ToolDef), waits: true as const };
-    const tool = compiled.get(name) as CompiledTool;
-    const { body, make } = request(era, name, token);
-    const sdk = await seen(await exchange(make(), authInfo(), body, tool));
-    const req = make();
-    const call = plainToolCall(req, body, name);
-    expect(call?.era).toBe(era);
+    const { tool, body, sdk, req, call } = await bothWays(name, era, token);
     const waiting = new DirectWaitingCall(
       directDeps,
       call as never,
