@@ -108,6 +108,30 @@ module.exports = {
       to: { path: part('mcp'), pathNot: '^src/mcp/tools/' },
     },
     {
+      name: 'mcp-tools-and-results-know-no-sdk',
+      severity: 'error',
+      comment:
+        'mcp/tools/ and mcp/results/ describe what a tool does and what the model reads: no MCP SDK type or module, so they stay testable alone and an SDK upgrade touches only the rooms that serve the protocol.',
+      from: { path: '^src/mcp/(tools|results)/' },
+      to: { path: '@modelcontextprotocol/' },
+    },
+    {
+      name: 'only-the-handler-uses-the-sdk-bypass',
+      severity: 'error',
+      comment:
+        'mcp/sdk-bypass/ answers some requests outside the SDK in its exact bytes; only the handler decides when (mcp/handler.ts), so no tool, result or other room may depend on it.',
+      from: { path: '^src/mcp/', pathNot: '^src/mcp/(handler\\.ts$|sdk-bypass/)' },
+      to: { path: '^src/mcp/sdk-bypass/' },
+    },
+    {
+      name: 'mcp-waiting-stands-alone',
+      severity: 'error',
+      comment:
+        'mcp/waiting/ (the scheduler, poll plan and budget, timer wheel) is the bottom of /mcp: it imports nothing else of mcp/, so every room above can use it.',
+      from: { path: '^src/mcp/waiting/' },
+      to: { path: '^src/mcp/', pathNot: '^src/mcp/waiting/' },
+    },
+    {
       name: 'views-are-browser-code',
       severity: 'error',
       comment:

@@ -12,7 +12,7 @@ import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { limitBody, securityHeaders } from './http/security.js';
 import type { Logger } from './logger.js';
-import { BearerCheck } from './mcp/authenticate.js';
+import { BearerCheck } from './mcp/auth/authenticate.js';
 import { createMcpHttpHandler, type McpHandlerOptions } from './mcp/handler.js';
 import { mcpRoutes } from './mcp/route.js';
 import { requiredScopeForTool, TOOL_SUMMARIES } from './mcp/tools/index.js';

@@ -47,7 +47,7 @@ export interface Config {
     runMaxWaitMs: number;
     maxResultBytes: number;
     upstreamTimeoutMs: number;
-    /** Most upstream polls a second for waiting calls, the whole process (src/mcp/poll-budget.ts). */
+    /** Most upstream polls a second for waiting calls, the whole process (src/mcp/waiting/poll-budget.ts). */
     pollsPerSecond: number;
   };
   /** Origins besides PUBLIC_URL's that may call /mcp from a browser (DNS-rebinding defence). */

@@ -3,7 +3,7 @@ import { purgeExpiredSessions } from '../accounts/sessions.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS, purgeAuditEvents } from '../audit/retention.js';
 import type { Store } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
-import { purgeWaitingCalls } from '../mcp/cancellation.js';
+import { purgeWaitingCalls } from '../mcp/cancellation/call-directory.js';
 import { purgeExpiredOAuth } from '../oauth/purge.js';
 
 export interface PurgeCounts {

@@ -32,7 +32,7 @@ export function jsonResponse(body: string, status = 200): Response {
 type Coding = 'br' | 'gzip';
 
 /**
- * An answer sent again and again with the same bytes (a replayed tools/list, src/mcp/tools-list-cache.ts):
+ * An answer sent again and again with the same bytes (a replayed tools/list, src/mcp/sdk-bypass/tools-list-cache.ts):
  * each content coding of it is made once, the first time a client asks for it, and kept in `coded`,
  * which belongs to the answer's owner and lives as long as the answer.
  */

@@ -9,9 +9,9 @@ import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
 import { resourceMetadataUrl } from '../oauth/metadata.js';
 import { formatScopes, SCOPES, type Scope } from '../oauth/scopes.js';
-import type { BearerCheck } from './authenticate.js';
-import type { Caller } from './caller.js';
-import { beyondCeilingResult, checkScopes, type ToolRefusal } from './scope-check.js';
+import type { BearerCheck } from './auth/authenticate.js';
+import type { Caller } from './auth/caller.js';
+import { beyondCeilingResult, checkScopes, type ToolRefusal } from './auth/scope-check.js';
 
 /** The MCP handler the route hands authenticated requests to (SDK v2 `createMcpHandler` underneath). */
 export interface McpRequestHandler {
@@ -157,7 +157,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
     };
     return deps.handler.fetch(
       c.req.raw,
-      // Node's response, which a waiting call writes its event stream to (./waiting-direct.ts).
+      // Node's response, which a waiting call writes its event stream to (./sdk-bypass/waiting-direct.ts).
       isJson ? { authInfo, parsedBody, outgoing: nodeResponse(c) ?? undefined } : { authInfo },
     );
   });

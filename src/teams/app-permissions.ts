@@ -4,7 +4,7 @@ import type { Scope } from '../oauth/scopes.js';
 import { type ConnectedApp, listAppsForUser, listAppsForWorkspace } from './apps.js';
 
 export interface AppWithPermissions extends ConnectedApp {
-  /** What the app can do now: granted ∩ the member's ceiling (what mcp/authenticate.ts enforces). */
+  /** What the app can do now: granted ∩ the member's ceiling (what mcp/auth/authenticate.ts enforces). */
   effective: Scope[];
   /** Granted, but outside the ceiling: refused at every call until an admin widens it. */
   blocked: Scope[];

@@ -105,7 +105,7 @@ type PolicyOutcome =
 
 /**
  * Sets a member's upstream user id, scope ceiling, monthly write cap and team-webhook switch.
- * mcp/authenticate.ts reads them on every /mcp call, so the change applies to the member's very next
+ * mcp/auth/authenticate.ts reads them on every /mcp call, so the change applies to the member's very next
  * tool call. Who may: owners for anyone; admins for plain members, and for themselves only to narrow
  * (an admin cannot lift their own limits, and only owners change another admin's). Upstream user ids
  * must differ between members, or their usage and their runs could not be told apart.

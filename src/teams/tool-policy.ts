@@ -109,7 +109,7 @@ const CREATES = {
 } as const;
 
 /**
- * The team policy of the tool call path (src/mcp/catalog.ts calls it after argument validation and
+ * The team policy of the tool call path (src/mcp/catalog/catalog.ts calls it after argument validation and
  * before the tool's run): the team webhook permission, members acting only on their own runs and
  * schedules, the team's setting on reading teammates' work, who created what, and the monthly write
  * cap (reserved last, so a refused call reserves nothing).

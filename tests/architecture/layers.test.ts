@@ -68,6 +68,19 @@ const VIOLATIONS: Record<string, Record<string, string>> = {
     'src/web/home.ts': "import { handler } from '../mcp/handler.js';\nexport const home = handler;",
     'src/mcp/handler.ts': 'export const handler = 1;',
   },
+  'mcp-tools-and-results-know-no-sdk': {
+    'src/mcp/results/post.ts':
+      "import type { CallToolResult } from '@modelcontextprotocol/server';\nexport type Post = CallToolResult;",
+  },
+  'only-the-handler-uses-the-sdk-bypass': {
+    'src/mcp/tools/search.ts':
+      "import { plainToolCall } from '../sdk-bypass/direct-wire.js';\nexport const search = plainToolCall;",
+    'src/mcp/sdk-bypass/direct-wire.ts': 'export const plainToolCall = 1;',
+  },
+  'mcp-waiting-stands-alone': {
+    'src/mcp/waiting/wait.ts': "import { tool } from '../tools/types.js';\nexport const wait = tool;",
+    'src/mcp/tools/types.ts': 'export const tool = 1;',
+  },
   'views-are-browser-code': {
     'src/views/search/main.ts':
       "import { scopes } from '../../oauth/scopes.js';\nexport const main = scopes;",

@@ -1,7 +1,7 @@
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
 import type { OpenStore } from '../../src/db/store/index.js';
-import { type BearerCacheOptions, BearerCheck, type BearerResult } from '../../src/mcp/authenticate.js';
+import { type BearerCacheOptions, BearerCheck, type BearerResult } from '../../src/mcp/auth/authenticate.js';
 import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { hashToken } from '../../src/security/tokens.js';

@@ -7,7 +7,7 @@ import {
   openPostgresStore,
   workspaceSubject,
 } from '../../src/db/store/index.js';
-import { BearerCache } from '../../src/mcp/bearer-cache.js';
+import { BearerCache } from '../../src/mcp/auth/bearer-cache.js';
 import { accepted, cachedCheck, heard, issueTokens, person } from '../helpers/bearer-fixture.js';
 import { testEngine } from '../helpers/engine.js';
 import { oauthFixture } from '../helpers/oauth-fixture.js';

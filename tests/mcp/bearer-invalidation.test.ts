@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeUpstreamCredential, saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { grantSubject, openPostgresStore } from '../../src/db/store/index.js';
-import { type BearerCheck, verifyAccessToken } from '../../src/mcp/authenticate.js';
+import { type BearerCheck, verifyAccessToken } from '../../src/mcp/auth/authenticate.js';
 import {
   claimCode,
   createAuthorizationCode,

@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { loadConfig } from '../../src/config.js';
 import { openMigratedStore } from '../../src/db/store/index.js';
 import { createLogger } from '../../src/logger.js';
-import type { Caller } from '../../src/mcp/caller.js';
+import type { Caller } from '../../src/mcp/auth/caller.js';
 import { createMcpHttpHandler } from '../../src/mcp/handler.js';
 import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 import { SCOPES } from '../../src/oauth/scopes.js';

@@ -2,20 +2,20 @@ import { type AuthInfo, createMcpHandler, McpServer } from '@modelcontextprotoco
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createLogger } from '../../src/logger.js';
-import type { Caller } from '../../src/mcp/caller.js';
-import { type CatalogDeps, type CompiledTool, compileTool } from '../../src/mcp/catalog.js';
-import { DirectCalls } from '../../src/mcp/direct-call.js';
-import { plainToolCall } from '../../src/mcp/direct-wire.js';
+import type { Caller } from '../../src/mcp/auth/caller.js';
+import { InflightCalls } from '../../src/mcp/cancellation/inflight.js';
+import { type CatalogDeps, type CompiledTool, compileTool } from '../../src/mcp/catalog/catalog.js';
 import { SERVER_INFO } from '../../src/mcp/handler.js';
-import { InflightCalls } from '../../src/mcp/inflight.js';
-import { TimerWheel } from '../../src/mcp/timer-wheel.js';
+import { DirectCalls } from '../../src/mcp/sdk-bypass/direct-call.js';
+import { plainToolCall } from '../../src/mcp/sdk-bypass/direct-wire.js';
+import { DirectWaitingCall } from '../../src/mcp/sdk-bypass/waiting-direct.js';
 import { DEFAULT_TOOL_OPTIONS, defineTool, READ, type ToolDef } from '../../src/mcp/tools/types.js';
-import { WaitScheduler } from '../../src/mcp/wait-scheduler.js';
-import { DirectWaitingCall } from '../../src/mcp/waiting-direct.js';
+import { TimerWheel } from '../../src/mcp/waiting/timer-wheel.js';
+import { WaitScheduler } from '../../src/mcp/waiting/wait-scheduler.js';
 import { createUpstreamClient } from '../../src/upstream/client.js';
 
 /**
- * The direct paths' way out (src/mcp/direct-call.ts, src/mcp/waiting-direct.ts): a result they do not
+ * The direct paths' way out (src/mcp/sdk-bypass/direct-call.ts, src/mcp/sdk-bypass/waiting-direct.ts): a result they do not
  * write themselves is answered by the SDK from the finished call, and the client cannot tell. Tools written for this test (no tool of
  * the catalog reports progress without waiting, or returns output its schema refuses) run on the real
  * SDK handler and on the direct path; both answers must be byte-identical, in both protocol eras.

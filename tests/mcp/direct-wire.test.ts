@@ -13,7 +13,7 @@ import { both, clientFor, rawPost, recording, type Stack, T0 } from './wire-stac
 
 /**
  * Plain tools/call of tools that do not wait are answered outside the SDK's per-request server
- * (src/mcp/direct-call.ts); this proves the wire did not change. Two stacks, each a sandbox and a
+ * (src/mcp/sdk-bypass/direct-call.ts); this proves the wire did not change. Two stacks, each a sandbox and a
  * server, one on the plain SDK path (`directToolCalls: false`) and one on the direct path, get the same
  * requests in the same order from real v1 and v2 clients and raw HTTP in both protocol eras, with and
  * without progress tokens, with the sandbox clocks frozen at the same instant. Every tools/call answer

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorMessage } from '../../src/mcp/tool-errors.js';
+import { errorMessage } from '../../src/mcp/catalog/tool-errors.js';
 import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 import { UpstreamError, type UpstreamErrorKind } from '../../src/upstream/errors.js';
 import { connectV2, type Harness, type Json, startHarness, textOf } from '../helpers/harness.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { InflightCalls } from '../../src/mcp/inflight.js';
+import { InflightCalls } from '../../src/mcp/cancellation/inflight.js';
 
 /**
  * The registry a 2025-era `notifications/cancelled` (sent in another POST) finds its call in
- * (src/mcp/inflight.ts), on this instance alone.
+ * (src/mcp/cancellation/inflight.ts), on this instance alone.
  */
 const cancel = (requestId: string | number) => ({
   jsonrpc: '2.0',

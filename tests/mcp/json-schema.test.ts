@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compactJsonSchema } from '../../src/mcp/json-schema.js';
+import { compactJsonSchema } from '../../src/mcp/catalog/json-schema.js';
 
 describe('compactJsonSchema (what tools/list advertises)', () => {
   it('drops the root $schema and empty additionalProperties, keeps every constraint', () => {

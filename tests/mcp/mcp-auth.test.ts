@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createLogger } from '../../src/logger.js';
-import { BearerCheck } from '../../src/mcp/authenticate.js';
+import { BearerCheck } from '../../src/mcp/auth/authenticate.js';
 import { mcpRoutes } from '../../src/mcp/route.js';
 import { SCOPES, type Scope } from '../../src/oauth/scopes.js';
 import { hashToken } from '../../src/security/tokens.js';

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { compileOutputCheck } from '../../src/mcp/output-check.js';
+import { compileOutputCheck } from '../../src/mcp/sdk-bypass/output-check.js';
 import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 
 /**
- * The compiled output checks (src/mcp/output-check.ts) against zod itself, for every tool's output
+ * The compiled output checks (src/mcp/sdk-bypass/output-check.ts) against zod itself, for every tool's output
  * schema: on values built from the schema, with random fields left out, typed wrong or replaced by
  * anything, the check says yes exactly when zod does. (The direct path only needs "never yes when zod
  * says no"; agreeing both ways also proves it does not send valid results to zod for nothing.)

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type BudgetedPoll, PollBudget } from '../../src/mcp/poll-budget.js';
-import { TimerWheel } from '../../src/mcp/timer-wheel.js';
+import { type BudgetedPoll, PollBudget } from '../../src/mcp/waiting/poll-budget.js';
+import { TimerWheel } from '../../src/mcp/waiting/timer-wheel.js';
 
 /**
  * The poll budget on fake timers: when each poll starts is exact, so the tests say how many start in

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PollPlan } from '../../src/mcp/poll-plan.js';
+import { PollPlan } from '../../src/mcp/waiting/poll-plan.js';
 
 /** Polls of a job observed through `pct(t)` until `doneAt` (ms): the times of the polls. */
 function simulate(pct: (t: number) => number, doneAt: number, initialMs = 500, maxMs = 5_000): number[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pageWithin } from '../../src/mcp/results/paging.js';
-import { capResult, describeTruncation } from '../../src/mcp/shape.js';
+import { capResult, describeTruncation } from '../../src/mcp/results/shape.js';
 
 const post = (i: number) => ({ text: `post ${i} ${'x'.repeat(200)}`, n: `author_${i}` });
 

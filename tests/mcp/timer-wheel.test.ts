@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TimerWheel } from '../../src/mcp/timer-wheel.js';
+import { TimerWheel } from '../../src/mcp/waiting/timer-wheel.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_000_000 });

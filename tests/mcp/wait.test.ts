@@ -3,8 +3,8 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ToolContext } from '../../src/mcp/tools/types.js';
 import { DEFAULT_TOOL_OPTIONS } from '../../src/mcp/tools/types.js';
-import { progressReporter, type WaitSpec, waitFor } from '../../src/mcp/wait.js';
-import { WaitScheduler } from '../../src/mcp/wait-scheduler.js';
+import { progressReporter, type WaitSpec, waitFor } from '../../src/mcp/waiting/wait.js';
+import { WaitScheduler } from '../../src/mcp/waiting/wait-scheduler.js';
 
 /**
  * The shared scheduler of waiting calls, on fake timers: every poll time below is exact, so the tests

@@ -9,11 +9,11 @@ import { RUN, rawPost, SEARCH, type Stack, stack, until } from './wire-stacks.js
 
 /**
  * What a waiting call keeps while it waits (issue 18): on the path framed by the SDK
- * (src/mcp/waiting-call.ts) the SDK's per-request server of its first exchange must be collectable once
+ * (src/mcp/sdk-bypass/waiting-call.ts) the SDK's per-request server of its first exchange must be collectable once
  * the call waits, in both protocol eras, with and without progress. A callback the call keeps, made in
  * a function whose other closures read the SDK's context, shares that context (V8 gives the closures
  * of one call one context): it kept every McpServer, its transport and streams for the whole wait. On
- * the plain path (src/mcp/waiting-direct.ts) the answer is written to Node's response: no web stream
+ * the plain path (src/mcp/sdk-bypass/waiting-direct.ts) the answer is written to Node's response: no web stream
  * (and the adapter's loop reading it) may stay alive, and the call has one abort signal.
  */
 let s: Stack;
@@ -160,7 +160,7 @@ describe('a plain waiting call, answered without the SDK', () => {
     const live = (refs: Array<WeakRef<object>>) => refs.filter((ref) => ref.deref() !== undefined).length;
     // Node's response carries the event streams, and the client's leaving is heard from it: neither
     // a web stream nor the request's abort signal. The call's own signal is the only one: a 2025-era
-    // cancel aborts it directly (src/mcp/inflight.ts).
+    // cancel aborts it directly (src/mcp/cancellation/inflight.ts).
     expect(live(streams)).toBe(0);
     expect(live(signals)).toBe(3);
     await direct.h.close();

@@ -3,8 +3,8 @@ import type { Json } from './harness.js';
 import { polls, rawPost, recordedBy, SEARCH, type Stack, stack, until } from './wire-stacks.js';
 
 /**
- * The detached waiting-call paths (src/mcp/waiting-call.ts, framed by the SDK at both ends, and
- * src/mcp/waiting-direct.ts, without the SDK) against the plain SDK path, byte for byte, where a wait
+ * The detached waiting-call paths (src/mcp/sdk-bypass/waiting-call.ts, framed by the SDK at both ends, and
+ * src/mcp/sdk-bypass/waiting-direct.ts, without the SDK) against the plain SDK path, byte for byte, where a wait
  * ends other than by the job finishing: a 2025-era cancel in another POST, a status read that fails
  * while waiting, a call refused before it waits, and shutdown returning the handle. Raw HTTP in both
  * protocol eras, with and without a progress token.

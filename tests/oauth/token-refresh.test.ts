@@ -171,7 +171,7 @@ describe('refresh scope (RFC 6749 §6)', () => {
     expect(narrow.body.scope).toBe('searches:read agent:read');
     expect((await tokenRow(narrow.body.access_token as string)).scopes).toBe('searches:read agent:read');
     // What /mcp sees for that token: only the narrower scopes.
-    const { verifyAccessToken } = await import('../../src/mcp/authenticate.js');
+    const { verifyAccessToken } = await import('../../src/mcp/auth/authenticate.js');
     const verified = await verifyAccessToken(
       fx.server.db,
       fx.server.secrets,

@@ -27,7 +27,7 @@ export const rateLimitHits = sqliteTable(
 
 /**
  * Tool calls that have been running a while (waiting for an upstream job), per instance, so a
- * `notifications/cancelled` received by any instance finds the one call it names (mcp/inflight.ts).
+ * `notifications/cancelled` received by any instance finds the one call it names (mcp/cancellation/inflight.ts).
  * `request_key` is the JSON-RPC request id with its type (ids are unique only per client session).
  */
 export const waitingCalls = sqliteTable(

@@ -1,6 +1,6 @@
 import { EXTENSION_ID, registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { CompiledTool } from '../catalog.js';
+import type { CompiledTool } from '../catalog/catalog.js';
 import type { ViewCatalog } from './catalog.js';
 
 /**

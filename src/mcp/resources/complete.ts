@@ -1,5 +1,5 @@
 import type { CompleteRequest, CompleteResult, ServerContext } from '@modelcontextprotocol/server';
-import { type CatalogDeps, execute } from '../catalog.js';
+import { type CatalogDeps, execute } from '../catalog/catalog.js';
 import { isRecord } from '../results/format.js';
 import { toolByName } from '../tools/index.js';
 import { TEMPLATES } from './templates.js';

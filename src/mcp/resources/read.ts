@@ -6,7 +6,7 @@ import {
   ResourceNotFoundError,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { type CatalogDeps, execute, type ToolOutcome } from '../catalog.js';
+import { type CatalogDeps, execute, type ToolOutcome } from '../catalog/catalog.js';
 import { UNTRUSTED_NOTICE } from '../results/fence.js';
 import { scopeKey, toolByName } from '../tools/index.js';
 import type { ToolDef } from '../tools/types.js';

@@ -1,6 +1,6 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import type { ViewCatalog } from '../apps/catalog.js';
-import type { CatalogDeps } from '../catalog.js';
+import type { CatalogDeps } from '../catalog/catalog.js';
 import type { PromptCatalog } from '../prompts/serve.js';
 import { completeArgument } from './complete.js';
 import type { ResourceReader } from './read.js';

@@ -1,5 +1,5 @@
-import type { Truncation } from '../shape.js';
 import type { ResourceLink } from './links.js';
+import type { Truncation } from './shape.js';
 
 /**
  * What a result builder hands the catalog: `structuredContent`, the markdown for the model and how

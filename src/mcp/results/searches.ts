@@ -1,5 +1,4 @@
 import type { SearchDetails } from '../../upstream/schemas.js';
-import type { Truncation } from '../shape.js';
 import { analysisLines, postCounts } from './analysis.js';
 import { clip, fenced } from './fence.js';
 import { counts, isRecord, num, percentOf, withoutNulls } from './format.js';
@@ -7,6 +6,7 @@ import { link, postsUri, searchUri, topicTreeUri } from './links.js';
 import type { ResultOutput as ToolOutput } from './output.js';
 import { type Detail, POSTS_LIMIT_DEFAULT } from './output.js';
 import { fromCompact, type PostSummary, postLine, topByInteractions, topCompactPosts } from './posts.js';
+import type { Truncation } from './shape.js';
 import { userProfileLines } from './user-profile.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RunRecord } from '../../upstream/schemas.js';
 import { isTerminal, runOutput } from '../results/runs.js';
-import { type WaitOutcome, waitFor, whyUnfinished } from '../wait.js';
+import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, KEYWORD_PLATFORMS, maxPostArg, text, uuidArg } from './common.js';
 import { runOutputSchema, uuidRecord } from './outputs.js';
 import { CREATE, DESTROY, defineTool, READ, type ToolContext, type ToolDef, UPDATE } from './types.js';

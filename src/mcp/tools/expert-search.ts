@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ExpertSearchDetails } from '../../upstream/schemas.js';
 import { expertOutput } from '../results/experts.js';
-import { waitFor, whyUnfinished } from '../wait.js';
+import { waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, pageArg, searchIdArg } from './common.js';
 import { expertOutputSchema, searchRecord } from './outputs.js';
 import { CREATE, defineTool, type ProgressUpdate, READ, type ToolDef } from './types.js';

@@ -3,7 +3,7 @@ import { percentOf } from '../results/format.js';
 import { type Detail, TOP_POSTS_DEFAULT } from '../results/output.js';
 import { fromPostsData, type PostSummary } from '../results/posts.js';
 import { searchOutput } from '../results/searches.js';
-import { type WaitOutcome, waitFor, whyUnfinished } from '../wait.js';
+import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import type { ProgressUpdate, ToolContext, ToolOutput } from './types.js';
 
 /** What keyword and user search tools share: waiting for a search, and shaping it for the model. */

@@ -3,7 +3,10 @@ import type { Scope } from '../../oauth/scopes.js';
 import type { TeamTouch } from '../../teams/tool-policy.js';
 import type { UpstreamClient, UpstreamCredentials } from '../../upstream/client.js';
 import type { ResultOutput } from '../results/output.js';
-import type { WaitScheduler } from '../wait-scheduler.js';
+import type { ProgressUpdate } from '../waiting/wait.js';
+import type { WaitScheduler } from '../waiting/wait-scheduler.js';
+
+export type { ProgressUpdate } from '../waiting/wait.js';
 
 /** Knobs of the tool layer; every one has a default (see DEFAULT_TOOL_OPTIONS). */
 export interface ToolOptions {
@@ -32,13 +35,6 @@ export const DEFAULT_TOOL_OPTIONS: ToolOptions = {
   maxResultBytes: 100_000,
 };
 
-export interface ProgressUpdate {
-  /** 0–100. */
-  percentage: number;
-  phase: string;
-  message: string;
-}
-
 /** What a tool's `run` receives: no MCP types, so tools are testable on their own. */
 export interface ToolContext {
   upstream: UpstreamClient;
@@ -53,7 +49,7 @@ export interface ToolContext {
   /** Sends a progress notification when the client asked for them; otherwise does nothing. */
   progress(update: ProgressUpdate): void;
   options: ToolOptions;
-  /** The process's one scheduler of waiting calls (waitFor in ../wait.ts uses it). */
+  /** The process's one scheduler of waiting calls (waitFor in ../waiting/wait.ts uses it). */
   waits: WaitScheduler;
   /** Called once when the call starts waiting for an upstream job (after its first progress report). */
   onWaitStart?(): void;
@@ -92,7 +88,7 @@ export interface ToolDef<I extends z.ZodType = z.ZodType> {
   team?: TeamTouch;
   /**
    * The tool may wait for an upstream job (waitFor): its calls are served so that, while waiting, they
-   * hold no SDK server (../waiting-call.ts).
+   * hold no SDK server (../sdk-bypass/waiting-call.ts).
    */
   waits?: true;
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutput>;

@@ -1,22 +1,22 @@
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
-import type { Logger } from '../logger.js';
-import { type CallEnv, progressNotification } from './call-env.js';
-import type { Caller } from './caller.js';
-import type { CatalogDeps } from './catalog.js';
-import { type CompiledTool, executeIn, type ToolOutcome, toCallToolResult } from './catalog.js';
+import type { Logger } from '../../logger.js';
+import type { Caller } from '../auth/caller.js';
+import { type CallEnv, progressNotification } from '../catalog/call-env.js';
+import type { CatalogDeps } from '../catalog/catalog.js';
+import { type CompiledTool, executeIn, type ToolOutcome, toCallToolResult } from '../catalog/catalog.js';
+import type { ToolDef } from '../tools/types.js';
+import type { TimerWheel } from '../waiting/timer-wheel.js';
 import { checkedResponseText, type PlainCall } from './direct-wire.js';
 import { NodeSseOut } from './node-sse-out.js';
 import { EVENT_STREAM_HEADERS, type Exchange, isEventStream } from './sdk-exchange.js';
 import { type EventOut, messageFrame, readFrames, SseOut } from './sse-out.js';
-import type { TimerWheel } from './timer-wheel.js';
-import type { ToolDef } from './tools/types.js';
 
 /**
  * A plain tools/call of a waiting tool (./direct-wire.ts:plainToolCall decided it is one) answered
  * without the SDK's per-request server at all: the call runs in its own small environment
- * (./call-env.ts) and every byte of the answer is written here as the SDK writes it — on the 2025 era
+ * (../catalog/call-env.ts) and every byte of the answer is written here as the SDK writes it — on the 2025 era
  * an event stream from the start, on 2026-07-28 JSON, turned into an event stream at the first
  * progress notification as the SDK's transport does; progress notifications, the SDK's keep-alive
  * comments and the result (./direct-wire.ts:responseText). A result those bytes cannot be written for
@@ -137,7 +137,7 @@ export class DirectWaitingCall {
     }
   }
 
-  /** What the tool sees of its exchange (./call-env.ts): no SDK object anywhere. */
+  /** What the tool sees of its exchange (../catalog/call-env.ts): no SDK object anywhere. */
   private env(): CallEnv {
     const token = this.call.progressToken;
     return {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AuthInfo, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
-import { type CallEnv, callerOf, progressNotification } from './call-env.js';
-import { type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
+import { type CallEnv, callerOf, progressNotification } from '../catalog/call-env.js';
+import { type CompiledTool, executeIn, toCallToolResult } from '../catalog/catalog.js';
+import type { ToolDef } from '../tools/types.js';
 import { plainToolCall } from './direct-wire.js';
 import { EVENT_STREAM_HEADERS, isEventStream } from './sdk-exchange.js';
 import { messageFrame, readFrames, SseOut } from './sse-out.js';
-import type { ToolDef } from './tools/types.js';
 import { DirectWaitingCall, type DirectWaitingDeps } from './waiting-direct.js';
 
 /** What waiting calls need: the direct path's deps (./waiting-direct.ts), and whether to take it. */

@@ -1,4 +1,4 @@
-import { metrics } from '../metrics/index.js';
+import { metrics } from '../../metrics/index.js';
 import { type BudgetedPoll, PollBudget } from './poll-budget.js';
 import { PollPlan } from './poll-plan.js';
 import { alignUp, TimerWheel, type WheelEntry } from './timer-wheel.js';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import type { TimerWheel, WheelEntry } from '../waiting/timer-wheel.js';
 import { EVENT_STREAM_HEADERS } from './sdk-exchange.js';
 import { type EventOut, KEEP_ALIVE_COMMENT, keepAliveAt } from './sse-out.js';
-import type { TimerWheel, WheelEntry } from './timer-wheel.js';
 
 /**
  * A waiting call's event stream written straight to Node's ServerResponse: the route then answers with
@@ -12,7 +12,7 @@ import type { TimerWheel, WheelEntry } from './timer-wheel.js';
  * The head is the one the adapter writes for a Response with these headers as a plain record (what the
  * SDK's transports and ./sse-out.ts return): `writeHead` with the record as it is; the server's
  * response adds the default headers (security headers, X-Request-Id) the route did not set
- * (../http/node-response.ts:DefaultHeadersResponse). A client that negotiated gzip or br used to
+ * (../../http/node-response.ts:DefaultHeadersResponse). A client that negotiated gzip or br used to
  * get these four names lower-cased and sorted instead: the compression middleware read the Response's
  * headers, and the adapter then wrote them from a web Headers. Field names are case-insensitive
  * (RFC 9110 §5.1); every client now gets the SDK's spelling.

@@ -1,4 +1,4 @@
-import { alignUp, type TimerWheel, type WheelEntry } from './timer-wheel.js';
+import { alignUp, type TimerWheel, type WheelEntry } from '../waiting/timer-wheel.js';
 
 const encoder = new TextEncoder();
 
@@ -8,7 +8,7 @@ export const KEEP_ALIVE_COMMENT = ': keepalive\n\n';
 /**
  * When the next keep-alive comment of a stream goes: `keepAliveMs` from now, moved up to the next
  * fifteenth of it (1 s for the 15 s default), so the comments of every stream due in the same second go
- * out in one wake-up (./timer-wheel.ts:alignUp). A comment exists only to keep an idle connection open
+ * out in one wake-up (../waiting/timer-wheel.ts:alignUp). A comment exists only to keep an idle connection open
  * through proxies; a second late changes nothing.
  */
 export function keepAliveAt(keepAliveMs: number, now = Date.now()): number {

@@ -1,14 +1,14 @@
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
-import { jsonResponse } from '../http/compress.js';
-import type { Logger } from '../logger.js';
-import type { CallEnv } from './call-env.js';
-import { progressNotification } from './call-env.js';
-import { type CatalogDeps, type CompiledTool, executeIn, toCallToolResult } from './catalog.js';
+import { jsonResponse } from '../../http/compress.js';
+import type { Logger } from '../../logger.js';
+import type { CallEnv } from '../catalog/call-env.js';
+import { progressNotification } from '../catalog/call-env.js';
+import { type CatalogDeps, type CompiledTool, executeIn, toCallToolResult } from '../catalog/catalog.js';
+import type { ToolDef } from '../tools/types.js';
+import type { TimerWheel } from '../waiting/timer-wheel.js';
 import { checkedResponseText, type PlainCall } from './direct-wire.js';
 import { EVENT_STREAM_HEADERS, type Exchange } from './sdk-exchange.js';
 import { messageFrame, readFrames, SseOut } from './sse-out.js';
-import type { TimerWheel } from './timer-wheel.js';
-import type { ToolDef } from './tools/types.js';
 
 /** A call's result, and its structured content as JSON text when the size cap wrote it. */
 interface Ran {
@@ -38,7 +38,7 @@ export interface DirectTarget {
 /**
  * A plain tools/call of a tool that does not wait, answered outside the SDK's per-request server
  * (issue 18): no McpServer, transport, request and result schema parses or web streams per call; the
- * tool runs in its own small environment (./call-env.ts) and the answer is the SDK's bytes, written
+ * tool runs in its own small environment (../catalog/call-env.ts) and the answer is the SDK's bytes, written
  * here: JSON on the 2026-07-28 era, one event on the 2025 era's stream (sent at once, with the SDK's
  * keep-alive comments while the call runs). A result these bytes cannot be written for (a block of
  * another kind, output that fails the tool's output schema) or a call that sent progress is answered by

@@ -1,11 +1,11 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { Caller } from './caller.js';
+import type { Caller } from '../auth/caller.js';
 
 /**
  * What a tool call needs from the exchange that carries it, without MCP SDK types: who calls, the
  * JSON-RPC id, how to send a progress notification, and when the client has gone. A call served by the
  * SDK's per-request server reads these from its context (callEnvOf); a waiting call answered outside
- * it (./waiting-call.ts) supplies its own, so nothing of the SDK's exchange stays reachable while it
+ * it (../sdk-bypass/waiting-call.ts) supplies its own, so nothing of the SDK's exchange stays reachable while it
  * waits.
  */
 export interface CallEnv {
@@ -16,8 +16,8 @@ export interface CallEnv {
   /** Aborted when the client cancels the call or goes away. */
   signal: AbortSignal;
   /**
-   * The controller of `signal`, when the call owns it (./waiting-direct.ts): a 2025-era cancel aborts it
-   * directly (./inflight.ts), so the call keeps one abort signal instead of a second following this one.
+   * The controller of `signal`, when the call owns it (../sdk-bypass/waiting-direct.ts): a 2025-era cancel aborts it
+   * directly (../cancellation/inflight.ts), so the call keeps one abort signal instead of a second following this one.
    */
   controller?: AbortController;
   /** Told when the call starts waiting for an upstream job. */

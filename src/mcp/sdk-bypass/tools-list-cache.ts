@@ -1,4 +1,4 @@
-import { type ReusableAnswer, reusableResponse } from '../http/compress.js';
+import { type ReusableAnswer, reusableResponse } from '../../http/compress.js';
 
 /**
  * tools/list answers, replayed. For a given scope set the SDK's answer to tools/list depends only on

@@ -6,20 +6,20 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { ToolCallAudit } from '../audit/tool-calls.js';
-import type { Logger } from '../logger.js';
-import type { PolicyCall, PolicyGate, PolicyPass } from '../teams/tool-policy.js';
-import type { UpstreamClient } from '../upstream/client.js';
+import type { ToolCallAudit } from '../../audit/tool-calls.js';
+import type { Logger } from '../../logger.js';
+import type { PolicyCall, PolicyGate, PolicyPass } from '../../teams/tool-policy.js';
+import type { UpstreamClient } from '../../upstream/client.js';
+import type { CancellationRegistry } from '../cancellation/inflight.js';
+import { UNTRUSTED_NOTICE } from '../results/fence.js';
+import { dropNulls } from '../results/format.js';
+import { capResult, describeTruncation, type Shaped } from '../results/shape.js';
+import type { ToolDef, ToolOptions, ToolOutput } from '../tools/types.js';
+import { progressReporter } from '../waiting/wait.js';
+import type { WaitScheduler } from '../waiting/wait-scheduler.js';
 import { type CallEnv, callEnvOf } from './call-env.js';
-import type { CancellationRegistry } from './inflight.js';
 import { compactJsonSchema } from './json-schema.js';
-import { UNTRUSTED_NOTICE } from './results/fence.js';
-import { dropNulls } from './results/format.js';
-import { capResult, describeTruncation, type Shaped } from './shape.js';
 import { auditStatus, errorMessage } from './tool-errors.js';
-import type { ToolDef, ToolOptions, ToolOutput } from './tools/types.js';
-import { progressReporter } from './wait.js';
-import type { WaitScheduler } from './wait-scheduler.js';
 
 const TARGET = 'draft-2020-12';
 
@@ -58,7 +58,7 @@ export interface CatalogDeps {
   stopWaiting: AbortSignal;
   /** Tool calls running now, so shutdown can let them answer before the exchanges close. */
   running: Set<Promise<unknown>>;
-  /** The one scheduler of every waiting call (./wait-scheduler.ts). */
+  /** The one scheduler of every waiting call (../waiting/wait-scheduler.ts). */
   waits: WaitScheduler;
 }
 

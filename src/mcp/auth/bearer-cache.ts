@@ -1,4 +1,4 @@
-import { parseSubject } from '../db/store/index.js';
+import { parseSubject } from '../../db/store/index.js';
 
 /** Whose answer an entry is: what an invalidation subject (src/db/store/invalidation.ts) can name. */
 export interface BearerOwner {

@@ -1,10 +1,28 @@
 import { createHash } from 'node:crypto';
-import { UpstreamError } from '../upstream/errors.js';
-import type { UpstreamCredentials } from '../upstream/transport.js';
-import type { ProgressUpdate, ToolContext } from './tools/types.js';
-import type { WaitOutcome, WaitRequest } from './wait-scheduler.js';
+import { UpstreamError } from '../../upstream/errors.js';
+import type { UpstreamCredentials } from '../../upstream/transport.js';
+import type { WaitOutcome, WaitRequest, WaitScheduler } from './wait-scheduler.js';
 
 export type { WaitOutcome } from './wait-scheduler.js';
+
+/** A progress report of a long upstream job, as a waiting call sends it on. */
+export interface ProgressUpdate {
+  /** 0–100. */
+  percentage: number;
+  phase: string;
+  message: string;
+}
+
+/** What a wait needs of the call it runs in (a tool's context gives all of it). */
+export interface WaitContext {
+  creds: UpstreamCredentials;
+  waits: WaitScheduler;
+  /** Aborted when the caller stops waiting. */
+  signal: AbortSignal;
+  progress(update: ProgressUpdate): void;
+  /** Called once when the call starts waiting for the upstream job. */
+  onWaitStart?(): void;
+}
 
 export type WaitSpec<T> = Omit<WaitRequest<T>, 'progress'> & {
   progress(record: T): ProgressUpdate;
@@ -18,7 +36,7 @@ export type WaitSpec<T> = Omit<WaitRequest<T>, 'progress'> & {
  * layer can let go of the request's SDK server until the answer is ready. The spec goes to the
  * scheduler as it is (no copy with the caller's parts added: issue 18, heap per waiting call).
  */
-export function waitFor<T>(ctx: ToolContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
+export function waitFor<T>(ctx: WaitContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
   ctx.progress(spec.progress(spec.initial));
   const outcome = ctx.waits.wait(credentialScope(ctx.creds), spec, ctx.signal, (record) =>
     ctx.progress(spec.progress(record)),

@@ -1,5 +1,5 @@
-import type { WorkspaceRole } from '../accounts/workspaces.js';
-import type { Scope } from '../oauth/scopes.js';
+import type { WorkspaceRole } from '../../accounts/workspaces.js';
+import type { Scope } from '../../oauth/scopes.js';
 
 /** The member's place in the team, read with the grant; src/teams/tool-policy.ts applies it. */
 export interface CallerTeam {

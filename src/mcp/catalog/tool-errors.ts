@@ -1,5 +1,5 @@
-import { UpstreamError } from '../upstream/errors.js';
-import type { ToolDef } from './tools/types.js';
+import { UpstreamError } from '../../upstream/errors.js';
+import type { ToolDef } from '../tools/types.js';
 
 /** Upstream's own words, quoted on one line (they may hold several sentences of their own). */
 function quoted(detail: string | null): string {

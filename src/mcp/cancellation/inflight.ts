@@ -1,5 +1,5 @@
-import type { Logger } from '../logger.js';
-import type { CallDirectory } from './cancellation.js';
+import type { Logger } from '../../logger.js';
+import type { CallDirectory } from './call-directory.js';
 
 /**
  * Where a legacy client's `notifications/cancelled` finds the call it names: the one small interface

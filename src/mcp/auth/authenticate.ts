@@ -1,14 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { defaultUpstreamUserId } from '../accounts/credentials.js';
-import { hasRecentEvent } from '../audit/query.js';
-import { recordAudit } from '../audit/record.js';
-import type { Config } from '../config.js';
-import type { InvalidationWatch, OpenStore, Store } from '../db/store/index.js';
-import { revokeGrant } from '../oauth/grants.js';
-import { parseScopes, type Scope } from '../oauth/scopes.js';
-import { oncePer } from '../once-per.js';
-import type { SecretBox } from '../security/secrets.js';
-import { hashToken } from '../security/tokens.js';
+import { defaultUpstreamUserId } from '../../accounts/credentials.js';
+import { hasRecentEvent } from '../../audit/query.js';
+import { recordAudit } from '../../audit/record.js';
+import type { Config } from '../../config.js';
+import type { InvalidationWatch, OpenStore, Store } from '../../db/store/index.js';
+import { revokeGrant } from '../../oauth/grants.js';
+import { parseScopes, type Scope } from '../../oauth/scopes.js';
+import { oncePer } from '../../once-per.js';
+import type { SecretBox } from '../../security/secrets.js';
+import { hashToken } from '../../security/tokens.js';
 import { BearerCache, type BearerOwner } from './bearer-cache.js';
 import type { Caller } from './caller.js';
 

@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { CompiledTool } from './catalog.js';
+import type { CompiledTool } from '../catalog/catalog.js';
 
 /**
  * One exchange on the SDK's handler with `tool` as the only tool registered (handler.ts): how the paths

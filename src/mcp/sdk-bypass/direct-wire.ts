@@ -5,9 +5,9 @@ import {
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
-import type { CompiledTool } from './catalog.js';
+import type { CompiledTool } from '../catalog/catalog.js';
+import type { ToolDef } from '../tools/types.js';
 import { outputCheckFor } from './output-check.js';
-import type { ToolDef } from './tools/types.js';
 
 /*
  * The wire of a plain tools/call as the SDK serves it (issue 18): which requests the direct paths may

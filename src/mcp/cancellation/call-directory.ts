@@ -1,7 +1,7 @@
 import { and, eq, gt, lt, ne } from 'drizzle-orm';
-import type { OpenStore, Store } from '../db/store/index.js';
-import type { Logger } from '../logger.js';
-import { newId } from '../security/tokens.js';
+import type { OpenStore, Store } from '../../db/store/index.js';
+import type { Logger } from '../../logger.js';
+import { newId } from '../../security/tokens.js';
 
 /** The one channel cancellations are forwarded on; each message names the instance it is for. */
 const CHANNEL = 'social_intel_mcp_cancel';

@@ -1,4 +1,4 @@
-import { SCOPE_DESCRIPTIONS, type Scope } from '../oauth/scopes.js';
+import { SCOPE_DESCRIPTIONS, type Scope } from '../../oauth/scopes.js';
 
 /**
  * What /mcp does with a tools/call whose scope the caller lacks (DESIGN.md §2, MCP authorization
