@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
 const ONCE = [
   'tests/architecture/**',
   'tests/db/**',
+  'tests/docs/**',
   'tests/sandbox/**',
   'tests/security/**',
   'tests/upstream/**',

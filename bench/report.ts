@@ -1,4 +1,4 @@
-/** The figures as a table (stdout, README) and as JSON (bench/results/latest.json). */
+/** The figures as a table (stdout, docs/performance.md) and as JSON (bench/results/latest.json). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';

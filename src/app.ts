@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps): App {
 
   app.use(sessionMiddleware({ db, config }));
 
-  // Liveness and readiness (README, "Deploying"): /healthz says the process serves HTTP and never
+  // Liveness and readiness (docs/operations.md, "Health checks"): /healthz says the process serves HTTP and never
   // looks at the database, so nothing that restarts on it restarts an instance for a database blip;
   // /readyz says the database answers, so a balancer sends nothing to an instance that cannot reach it
   // (fly.toml's service check).

@@ -10,8 +10,8 @@ import { CliError, type CliIo } from './context.js';
 export const CLI_NAME = 'social-intel-mcp';
 
 const ENVIRONMENT_NOTE = `
-Every command reads the same environment as the server (DATABASE_PATH, SECRET_KEY, …; see the
-README's Configuration section) and applies pending migrations first.`;
+Every command reads the same environment as the server (DATABASE_PATH, SECRET_KEY, …; see
+docs/configuration.md) and applies pending migrations first.`;
 
 /** The admin command line. Exported for the launcher; tests run it as a real process. */
 export function buildProgram(io: CliIo): Command {

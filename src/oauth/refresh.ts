@@ -28,10 +28,10 @@ class Refused extends Error {
  * theft and its family is revoked (the grant's other families, other devices, are not). Scopes are the
  * family's, narrowed if the client asks (RFC 6749 §6).
  *
- * One transaction that first locks the family's root, the grant row (ARCHITECTURE.md, "The
- * database"): on PostgreSQL, refreshes of one family on any number of instances, and a revocation of
- * it, run one after another, and every token read or write after the lock sees what the previous one
- * committed. On SQLite the transaction alone does it (one writer). Process memory holds nothing.
+ * One transaction that first locks the family's root, the grant row (ARCHITECTURE.md, "PostgreSQL:
+ * what `BEGIN IMMEDIATE` gave, asked for explicitly"): on PostgreSQL, refreshes of one family on any
+ * number of instances, and a revocation of it, run one after another, and every token read or write
+ * after the lock sees what the previous one committed. On SQLite the transaction alone does it (one writer). Process memory holds nothing.
  *
  * The common case (a live token, no scope asked for) goes first through rotateLiveToken (rotation.ts):
  * the same lock, rotation and new pair in one statement on PostgreSQL, one transaction on SQLite. When

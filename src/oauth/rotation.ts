@@ -19,7 +19,7 @@ export interface LiveRotation {
  * lock. It succeeds exactly when the general path's first rotation would, with the same rows written.
  *
  * The statements are SQL text, the same every time (prepared once per connection): the query builder
- * spent more CPU building them than the database running them (ARCHITECTURE.md, "Hot paths").
+ * spent more CPU building them than the database running them (ARCHITECTURE.md, "One typing dialect": hot paths).
  */
 export async function rotateLiveToken(db: Store, request: LiveRotation): Promise<IssuedTokens | undefined> {
   const { tokenHash, clientId, accessTtlMs, now } = request;

@@ -5,7 +5,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { ROOT } from '../helpers/process.js';
 import type { Json } from '../mcp/harness.js';
 
-/** The reviewed screenshots of the views (README shows them; npm run screenshots:update rewrites). */
+/** The reviewed screenshots of the views (docs/tools.md shows them; npm run screenshots:update rewrites). */
 export const SCREENSHOTS = join(ROOT, 'tests', 'apps', 'screenshots');
 
 const HOST_ENTRY = fileURLToPath(new URL('./host/host.ts', import.meta.url));

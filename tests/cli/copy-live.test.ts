@@ -17,7 +17,7 @@ import { openRawSql, type RawSql } from '../helpers/raw-sql.js';
 import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
 
 /**
- * Moving a live deployment (README, "Moving to PostgreSQL"): a server on SQLite issues tokens through
+ * Moving a live deployment (docs/operations.md, "Moving to PostgreSQL"): a server on SQLite issues tokens through
  * its real endpoints; it stops; copy-to-postgres copies the file; a server on PostgreSQL, same
  * PUBLIC_URL and SECRET_KEY, accepts the tokens issued before the copy.
  */

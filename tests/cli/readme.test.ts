@@ -4,22 +4,8 @@ import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
+import { codeBlocks as blocks, readDoc, section } from '../helpers/docs.js';
 import { ROOT } from '../helpers/process.js';
-
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-
-/** The text of a `## Title` section, up to the next `## `. */
-function section(title: string): string {
-  const start = readme.indexOf(`\n## ${title}\n`);
-  expect(start, `README section "${title}"`).toBeGreaterThan(-1);
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end === -1 ? undefined : end);
-}
-
-/** Fenced code blocks of a section, by language. */
-function blocks(text: string, lang: string): string[] {
-  return [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1] ?? '');
-}
 
 function program() {
   const sink = new PassThrough();
@@ -44,8 +30,8 @@ function program() {
   return { root, ran, leaves };
 }
 
-describe('README: Command line', () => {
-  const text = section('Command line');
+describe('docs/operations.md: Command line', () => {
+  const text = section(readDoc('docs/operations.md'), 'Command line');
 
   it('documents every command the CLI has', () => {
     const { leaves } = program();
@@ -81,8 +67,8 @@ describe('README: Command line', () => {
   });
 });
 
-describe('README: Connecting AI clients', () => {
-  const text = section('Connecting AI clients');
+describe('docs/clients.md: Connecting AI clients', () => {
+  const text = section(readDoc('docs/clients.md'), 'Connecting AI clients');
 
   it('gives each client the MCP URL in the form it expects', () => {
     const json = blocks(text, 'json').map((b) => JSON.parse(b) as Record<string, Record<string, unknown>>);
@@ -95,7 +81,7 @@ describe('README: Connecting AI clients', () => {
     expect(text).toContain('npx mcp-remote <PUBLIC_URL>/mcp');
     for (const client of ['Claude Code', 'ChatGPT', 'VS Code', 'Cursor', 'mcp-remote', 'Troubleshooting']) {
       expect(text).toContain(
-        `### ${client === 'mcp-remote' ? 'Any other client, through mcp-remote' : client}`,
+        `## ${client === 'mcp-remote' ? 'Any other client, through mcp-remote' : client}`,
       );
     }
   });

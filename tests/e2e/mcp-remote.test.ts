@@ -15,7 +15,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
- * The README's "any client through mcp-remote" path, end to end: the real `mcp-remote` package (npm)
+ * docs/clients.md's "Any other client, through mcp-remote" path, end to end: the real `mcp-remote` package (npm)
  * as a stdio process, which discovers our authorization server, registers itself (DCR), prints the
  * authorization URL it wants a browser to open; headless Chromium signs up, links the sandbox
  * credentials and clicks Allow; mcp-remote receives the code on its loopback callback, exchanges it,

@@ -2,25 +2,29 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requiredScopeForTool, TOOL_SUMMARIES } from '../../src/mcp/tools/index.js';
+import { readDoc } from '../helpers/docs.js';
 import { ROOT } from '../helpers/process.js';
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-
-describe('README Tools section', () => {
-  it('lists every tool of the catalog once, with its scope, and nothing else', () => {
-    const section = readme.split('## Tools')[1]?.split('\n## ')[0] ?? '';
+describe('docs: the tools table and the configuration variables', () => {
+  it('docs/tools.md lists every tool of the catalog once, with its scope, and nothing else', () => {
+    const tools = readDoc('docs/tools.md');
+    // The tools table is the page's opening, before its first section.
+    const section = tools.slice(0, tools.indexOf('\n## '));
     const rows = [...section.matchAll(/^\| `([a-z_]+)` \| `([a-z:]+)` \|/gm)].map((m) => [m[1], m[2]]);
     expect(rows).toHaveLength(31);
     expect(rows.map(([name]) => name).sort()).toEqual(TOOL_SUMMARIES.map((t) => t.name).sort());
     for (const [name, scope] of rows) expect(scope).toBe(requiredScopeForTool(name as string));
   });
 
-  it('documents every configuration variable the code reads', () => {
+  it('docs/configuration.md documents every configuration variable the code reads', () => {
+    const configuration = readDoc('docs/configuration.md');
     const config = readFileSync(join(ROOT, 'src', 'config.ts'), 'utf8');
     const schemaBlock = config.slice(config.indexOf('const schema = z.object({'));
     const variables = [...schemaBlock.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1] as string);
     expect(variables.length).toBeGreaterThan(15);
-    const missing = variables.filter((v) => !readme.includes(`\`${v}\``) && v !== 'NODE_ENV' && v !== 'HOST');
+    const missing = variables.filter(
+      (v) => !configuration.includes(`\`${v}\``) && v !== 'NODE_ENV' && v !== 'HOST',
+    );
     expect(missing).toEqual([]);
   });
 });

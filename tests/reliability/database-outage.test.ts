@@ -1,6 +1,6 @@
 /**
- * The health routes with PostgreSQL out of reach, as fly.toml's service check sees them (README,
- * "Deploying"): /readyz answers 503 within its own deadline, so the balancer stops sending the instance
+ * The health routes with PostgreSQL out of reach, as fly.toml's service check sees them (docs/deploying.md,
+ * "Fly.io"): /readyz answers 503 within its own deadline, so the balancer stops sending the instance
  * traffic; /healthz keeps answering 200, so nothing that watches it restarts the process for a database
  * blip; once the database is back, /readyz is 200 again without a restart. The database is reached
  * through a relay the test takes down. PostgreSQL by nature (a SQLite file cannot become unreachable).

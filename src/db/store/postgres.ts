@@ -21,7 +21,7 @@ export interface PostgresStoreOptions extends StoreOptions {
  * The PostgreSQL store: postgres.js (a pool, statements prepared per connection) behind drizzle's
  * pg-core. Transactions run at READ COMMITTED, PostgreSQL's default; what SQLite's single writer gave
  * for free is asked for explicitly: a row lock on the aggregate's root row (forUpdate in query.ts) or a
- * conditional UPDATE … RETURNING (ARCHITECTURE.md, "PostgreSQL: what BEGIN IMMEDIATE gave").
+ * conditional UPDATE … RETURNING (ARCHITECTURE.md, "PostgreSQL: what `BEGIN IMMEDIATE` gave, asked for explicitly").
  */
 export function openPostgresStore(url: string, options: PostgresStoreOptions = {}): OpenStore {
   const client = postgres(url, {

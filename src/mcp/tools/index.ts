@@ -23,7 +23,7 @@ export function toolByName(name: string): ToolDef | undefined {
   return BY_NAME.get(name);
 }
 
-/** One line per tool, for the home page and README. */
+/** One line per tool, for the home page and the tools table of docs/tools.md. */
 export const TOOL_SUMMARIES: Array<{ name: string; summary: string }> = ALL_TOOLS.map((t) => ({
   name: t.name,
   summary: t.summary,

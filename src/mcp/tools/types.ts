@@ -74,7 +74,7 @@ export interface NotFoundHint {
 export interface ToolDef<I extends z.ZodType = z.ZodType> {
   name: string;
   title: string;
-  /** One line, for the home page and README. */
+  /** One line, for the home page and the tools table of docs/tools.md. */
   summary: string;
   description: string;
   scope: Scope;

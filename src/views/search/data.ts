@@ -2,7 +2,7 @@ import { dayOf, isRecord } from '../shared/dom.js';
 
 /**
  * What the search view draws, read from a keyword or user search tool result (structuredContent,
- * README "What a result looks like") and from the posts the view reads through the host.
+ * docs/tools.md, "What a result looks like") and from the posts the view reads through the host.
  */
 export interface Post {
   platform: string;
