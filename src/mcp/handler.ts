@@ -138,6 +138,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     inflight,
     upstream,
     publicUrl: config.publicUrl,
+    tokenHeader: config.upstream.tokenHeader,
     options: toolOptions,
     audit: auditAndCount(toolCallAuditor(db, logger)),
     logger,
@@ -183,10 +184,10 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     if (declaration.kind === 'request') return declaration.declared;
     if (!caller) return false;
     if (declaration.kind === 'initialize') {
-      legacyViews.remember(caller.grantId, declaration.declared);
+      legacyViews.remember(caller.connectionKey, declaration.declared);
       return declaration.declared;
     }
-    return legacyViews.declared(caller.grantId);
+    return legacyViews.declared(caller.connectionKey);
   };
 
   const factory = (ctx: McpRequestContext) => {
@@ -255,7 +256,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     fetch: async (request, opts) => {
       const caller = (opts.authInfo.extra as { caller?: Caller } | undefined)?.caller;
       if (opts.parsedBody === undefined) return handler.fetch(request, { authInfo: opts.authInfo });
-      if (caller) void inflight.cancelFrom(opts.parsedBody, caller.grantId);
+      if (caller) void inflight.cancelFrom(opts.parsedBody, caller.connectionKey);
       const ui = declaredViews(opts.parsedBody, caller);
       // The listing depends on the scopes and on whether the client renders views (a 2025-era
       // client's body does not say so: it said it at initialize).

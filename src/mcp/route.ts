@@ -10,7 +10,7 @@ import { metrics } from '../metrics/index.js';
 import { resourceMetadataUrl } from '../oauth/metadata.js';
 import { formatScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import type { BearerCheck } from './auth/authenticate.js';
-import type { Caller } from './auth/caller.js';
+import { auditIdentity, type Caller } from './auth/caller.js';
 import { beyondCeilingResult, checkScopes, type ToolRefusal } from './auth/scope-check.js';
 
 /** The MCP handler the route hands authenticated requests to (SDK v2 `createMcpHandler` underneath). */
@@ -117,9 +117,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
       if (verdict.kind === 'beyond-ceiling') {
         metrics.toolCalls.labels(verdict.tool, 'refused').inc();
         await audit({
-          userId: caller.userId,
-          workspaceId: caller.workspaceId,
-          clientId: caller.clientId,
+          ...auditIdentity(caller),
           tool: verdict.tool,
           status: 'refused',
           durationMs: 0,

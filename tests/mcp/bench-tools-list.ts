@@ -28,6 +28,8 @@ const config = loadConfig({
 const { store: db } = await openMigratedStore({ databasePath: config.databasePath });
 const logger = createLogger('silent');
 const caller: Caller = {
+  kind: 'member',
+  connectionKey: 'g',
   grantId: 'g',
   userId: 'u',
   workspaceId: 'w',

@@ -25,6 +25,7 @@ const stop = new AbortController();
 const deps: CatalogDeps = {
   upstream: createUpstreamClient({ searchUrl: 'http://127.0.0.1:9', agentUrl: 'http://127.0.0.1:9' }),
   publicUrl: 'https://mcp.example',
+  tokenHeader: 'X-SERVICE-TOKEN',
   options: DEFAULT_TOOL_OPTIONS,
   audit: async () => {},
   logger,
@@ -94,6 +95,8 @@ afterAll(async () => {
 });
 
 const caller: Caller = {
+  kind: 'member',
+  connectionKey: 'grant-1',
   grantId: 'grant-1',
   userId: 'user-1',
   workspaceId: 'workspace-1',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorMessage } from '../../src/mcp/catalog/tool-errors.js';
+import { credentialSource, errorMessage } from '../../src/mcp/catalog/tool-errors.js';
 import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 import { UpstreamError, type UpstreamErrorKind } from '../../src/upstream/errors.js';
 import { connectV2, type Harness, type Json, startHarness, textOf } from '../helpers/harness.js';
@@ -33,10 +33,27 @@ const KINDS: UpstreamErrorKind[] = [
   'aborted',
 ];
 
+/** The token's three origins: a workspace's linked credential, the upstream headers, stdio's environment. */
+const upstreamUser = (via: 'headers' | 'stdio') =>
+  ({
+    kind: 'upstream',
+    via,
+    key: 'k',
+    connectionKey: 'upstream:k',
+    clientId: `upstream-${via}`,
+    scopes: [],
+    upstream: { token: 't', userId: 'u' },
+  }) as const;
+const SOURCES = [
+  credentialSource(undefined, 'https://mcp.example.com', 'X-SERVICE-TOKEN'),
+  credentialSource(upstreamUser('headers'), 'https://mcp.example.com', 'X-SERVICE-TOKEN'),
+  credentialSource(upstreamUser('stdio'), 'https://mcp.example.com', 'X-SERVICE-TOKEN'),
+];
+
 describe('every error text is at most three sentences', () => {
   it('for every upstream failure, on every tool, with and without upstream explanations', () => {
     const details = [null, 'Run is completed. It cannot be rerun. Start a new run instead.'];
-    for (const tool of ALL_TOOLS) {
+    for (const [tool, source] of ALL_TOOLS.flatMap((t) => SOURCES.map((s) => [t, s] as const))) {
       for (const kind of KINDS) {
         for (const detail of details) {
           for (const invalidFields of [
@@ -53,13 +70,13 @@ describe('every error text is at most three sentences', () => {
               retryAfterMs: 30_000,
               invalidFields,
             });
-            const text = errorMessage(error, tool, 'https://mcp.example.com');
+            const text = errorMessage(error, tool, source);
             expect(sentences(text), `${tool.name} ${kind}: ${text}`).toBeLessThanOrEqual(3);
             expect(sentences(text), `${tool.name} ${kind}: ${text}`).toBeGreaterThanOrEqual(1);
           }
         }
       }
-      expect(sentences(errorMessage(new Error('boom'), tool, 'https://x'))).toBeLessThanOrEqual(3);
+      expect(sentences(errorMessage(new Error('boom'), tool, source))).toBeLessThanOrEqual(3);
     }
   });
 

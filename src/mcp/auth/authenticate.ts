@@ -10,7 +10,7 @@ import { oncePer } from '../../once-per.js';
 import type { SecretBox } from '../../security/secrets.js';
 import { hashToken } from '../../security/tokens.js';
 import { BearerCache, type BearerOwner } from './bearer-cache.js';
-import type { Caller } from './caller.js';
+import type { Caller, MemberCaller } from './caller.js';
 
 /** last_used_at is written at most this often per grant, so a busy client costs no write per call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -67,7 +67,7 @@ const lookup = oncePer(buildLookup);
 /** A valid access token's caller, and what the route needs besides. */
 export interface VerifiedBearer {
   ok: true;
-  caller: Caller;
+  caller: MemberCaller;
   expiresAt: number;
   /**
    * The member's scope ceiling (team policy), null for none. A scope outside it is one no
@@ -156,6 +156,8 @@ async function resolve(
       expiresAt: row.expiresAt,
       ceiling,
       caller: {
+        kind: 'member',
+        connectionKey: row.grantId,
         grantId: row.grantId,
         userId,
         workspaceId,

@@ -11,19 +11,57 @@ export interface CallerTeam {
 }
 
 /**
- * Who is calling /mcp, resolved by the bearer check from the access token's grant. It travels to the
- * MCP handler as `authInfo.extra.caller` so the tool catalog can be built once and read the caller
- * from each request (DESIGN.md §3).
+ * Who is calling, resolved before the MCP handler runs. It travels to the handler as
+ * `authInfo.extra.caller` so the tool catalog can be built once and read the caller from each
+ * request (DESIGN.md §3). Two kinds:
+ * - `member`: a person in a workspace, through an OAuth grant (team policy, write caps, audit by person);
+ * - `upstream`: an upstream API user acting directly with their own token and user id (the two upstream
+ *   headers on /mcp, or the local stdio server): no person, grant, workspace or team, so no team policy.
  */
-export interface Caller {
+export type Caller = MemberCaller | UpstreamUserCaller;
+
+interface CallerBase {
+  /**
+   * What the server remembers per connection is keyed by this (the cancellation registry, what a
+   * 2025-era client declared at initialize): the grant's id, or `upstream:` and the upstream user's key.
+   */
+  connectionKey: string;
+  /** The OAuth client's id, or for an upstream user the way in (`upstream-headers`, `upstream-stdio`). */
+  clientId: string;
+  scopes: readonly Scope[];
+}
+
+export interface MemberCaller extends CallerBase {
+  kind: 'member';
   grantId: string;
   userId: string;
   workspaceId: string;
-  clientId: string;
-  scopes: readonly Scope[];
   team: CallerTeam;
   /**
    * Decrypted for this request only, on first read; null when the workspace has no linked credential.
    */
   readonly upstream: { token: string; userId: string } | null;
+}
+
+export interface UpstreamUserCaller extends CallerBase {
+  kind: 'upstream';
+  /** How the credentials arrived: the upstream headers on /mcp, or the stdio server's environment. */
+  via: 'headers' | 'stdio';
+  /**
+   * Names this upstream user in the audit trail and per-connection memory: a keyed hash of their token
+   * and user id (never the token itself).
+   */
+  key: string;
+  readonly upstream: { token: string; userId: string };
+}
+
+/** Who an audit row names for this caller: the person, workspace and app; or the upstream user's key. */
+export function auditIdentity(caller: Caller): {
+  userId: string;
+  workspaceId: string | null;
+  clientId: string;
+} {
+  return caller.kind === 'member'
+    ? { userId: caller.userId, workspaceId: caller.workspaceId, clientId: caller.clientId }
+    : { userId: `upstream:${caller.key}`, workspaceId: null, clientId: caller.clientId };
 }

@@ -10,6 +10,7 @@ import type { ToolCallAudit } from '../../audit/tool-calls.js';
 import type { Logger } from '../../logger.js';
 import type { PolicyCall, PolicyGate, PolicyPass } from '../../teams/tool-policy.js';
 import type { UpstreamClient } from '../../upstream/client.js';
+import { auditIdentity } from '../auth/caller.js';
 import type { CancellationRegistry } from '../cancellation/inflight.js';
 import { UNTRUSTED_NOTICE } from '../results/fence.js';
 import { dropNulls } from '../results/format.js';
@@ -19,7 +20,7 @@ import { progressReporter } from '../waiting/wait.js';
 import type { WaitScheduler } from '../waiting/wait-scheduler.js';
 import { type CallEnv, callEnvOf } from './call-env.js';
 import { compactJsonSchema } from './json-schema.js';
-import { auditStatus, errorMessage } from './tool-errors.js';
+import { auditStatus, type CredentialSource, credentialSource, errorMessage } from './tool-errors.js';
 
 const TARGET = 'draft-2020-12';
 
@@ -43,6 +44,8 @@ export interface CompiledTool {
 export interface CatalogDeps {
   upstream: UpstreamClient;
   publicUrl: string;
+  /** The upstream token header's name (UPSTREAM_TOKEN_HEADER), which tool errors name to header callers. */
+  tokenHeader: string;
   options: ToolOptions;
   /** Writes the call's audit row; resolves once written (never rejects: a failure is logged). */
   audit: (event: ToolCallAudit) => Promise<void>;
@@ -189,11 +192,10 @@ export async function executeIn(
 ): Promise<ToolOutcome> {
   const started = performance.now();
   const { caller } = env;
+  const who = caller ? auditIdentity(caller) : { userId: null, workspaceId: null, clientId: null };
   const audit = (status: string, detail?: Record<string, unknown>) =>
     deps.audit({
-      userId: caller?.userId ?? null,
-      workspaceId: caller?.workspaceId ?? null,
-      clientId: caller?.clientId ?? null,
+      ...who,
       tool: def.name,
       status,
       durationMs: performance.now() - started,
@@ -235,22 +237,37 @@ export async function executeIn(
   }
 
   // A legacy client's cancel arrives in another POST; the registry lets it reach this call.
-  const registered = deps.inflight.register(caller.grantId, env.requestId, env.controller ?? env.signal);
+  const registered = deps.inflight.register(
+    caller.connectionKey,
+    env.requestId,
+    env.controller ?? env.signal,
+  );
   const signal = registered.signal;
   const creds = caller.upstream;
-  const call: CallEnd = { def, deps, signal, audit, refuse, pass: null, release: registered.release };
+  const call: CallEnd = {
+    def,
+    deps,
+    signal,
+    audit,
+    refuse,
+    pass: null,
+    release: registered.release,
+    credentials: credentialSource(caller, deps.publicUrl, deps.tokenHeader),
+  };
   let execution: Promise<ToolOutput>;
   try {
-    const gate = deps.teamPolicy
-      ? await deps.teamPolicy({
-          caller,
-          tool: def,
-          args: parsed.data as Record<string, unknown>,
-          upstream: deps.upstream,
-          creds,
-          signal,
-        })
-      : null;
+    // An upstream user acting directly belongs to no team: no team policy, no write cap.
+    const gate =
+      deps.teamPolicy && caller.kind === 'member'
+        ? await deps.teamPolicy({
+            caller,
+            tool: def,
+            args: parsed.data as Record<string, unknown>,
+            upstream: deps.upstream,
+            creds,
+            signal,
+          })
+        : null;
     if (gate?.refused) {
       await audit('refused', { reason: gate.refused.reason, ...gate.refused.detail });
       registered.release();
@@ -297,6 +314,8 @@ interface CallEnd {
   pass: PolicyPass | null;
   /** Withdraws the call from the cancellation registry. */
   release: () => void;
+  /** Where the caller's upstream token comes from, for the words of a refusal of it. */
+  credentials: CredentialSource;
 }
 
 /**
@@ -331,7 +350,7 @@ async function endCall(call: CallEnd, ran: { out: ToolOutput } | { error: unknow
     if (status === 'error' && typeof kind !== 'string') {
       deps.logger.error({ err: error, tool: def.name }, 'tool failed');
     }
-    return refuse(typeof kind === 'string' ? kind : 'error', errorMessage(error, def, deps.publicUrl));
+    return refuse(typeof kind === 'string' ? kind : 'error', errorMessage(error, def, call.credentials));
   } finally {
     // After the audit row: from now on it, not the reservation, counts the call against the cap.
     await call.pass?.finish(status).catch((err: unknown) => {

@@ -1,5 +1,39 @@
 import { UpstreamError } from '../../upstream/errors.js';
+import type { Caller } from '../auth/caller.js';
 import type { ToolDef } from '../tools/types.js';
+
+/** Where the caller's upstream token comes from, so a refusal of it says where to correct it. */
+export interface CredentialSource {
+  /** The token, named for the reader: "The upstream API token linked to this workspace". */
+  token: string;
+  /** What the user does about a rejected token, as an instruction without its full stop. */
+  fix: string;
+}
+
+/**
+ * A member's token is the workspace's linked one (fixed on the credentials page); an upstream user's
+ * is the one their client sends in the token header, or the stdio server's UPSTREAM_TOKEN.
+ */
+export function credentialSource(
+  caller: Caller | undefined,
+  publicUrl: string,
+  tokenHeader: string,
+): CredentialSource {
+  if (caller?.kind === 'upstream' && caller.via === 'headers')
+    return {
+      token: `The upstream API token this connection sends in ${tokenHeader}`,
+      fix: "Ask the user to correct it in their MCP client's configuration of this server",
+    };
+  if (caller?.kind === 'upstream')
+    return {
+      token: 'The upstream API token in UPSTREAM_TOKEN',
+      fix: 'Ask the user to correct UPSTREAM_TOKEN where their MCP client starts this server',
+    };
+  return {
+    token: 'The upstream API token linked to this workspace',
+    fix: `Ask the user to re-link their API token at ${publicUrl}/account/credentials`,
+  };
+}
 
 /** Upstream's own words, quoted on one line (they may hold several sentences of their own). */
 function quoted(detail: string | null): string {
@@ -12,15 +46,14 @@ function quoted(detail: string | null): string {
  * explanation is quoted where it helps. A 422 that names fields is an input error ("fix the argument"),
  * a 422 about the item's state stays a state error ("read it first").
  */
-export function errorMessage(error: unknown, tool: ToolDef, publicUrl: string): string {
-  const credentialsPage = `${publicUrl}/account/credentials`;
+export function errorMessage(error: unknown, tool: ToolDef, credentials: CredentialSource): string {
   if (!(error instanceof UpstreamError)) {
     return `${tool.name} failed unexpectedly on this server. Try again; if it keeps failing, tell the user.`;
   }
   const detail = quoted(error.detail);
   switch (error.kind) {
     case 'unauthorized':
-      return `The upstream API token linked to this workspace was rejected (401). Ask the user to re-link their API token at ${credentialsPage}; retrying will not help until then.`;
+      return `${credentials.token} was rejected (401). ${credentials.fix}; retrying will not help until then.`;
     case 'payment_required': {
       const c = error.credits;
       const numbers =
@@ -31,8 +64,8 @@ export function errorMessage(error: unknown, tool: ToolDef, publicUrl: string): 
     }
     case 'forbidden':
       return tool.forbiddenMeansProducer
-        ? 'The linked API key lacks the producer permission that expert search requires (403). Ask the account holder to enable the producer permission on this key, or link a key that has it.'
-        : `Upstream refused access (403)${detail}. The linked API key may lack a permission this needs.`;
+        ? 'The API key in use lacks the producer permission that expert search requires (403). Ask the account holder to enable the producer permission on this key, or use a key that has it.'
+        : `Upstream refused access (403)${detail}. The API key in use may lack a permission this needs.`;
     case 'not_found':
       return tool.notFound
         ? `No ${tool.notFound.what} with that id exists for this account (404). Call ${tool.notFound.listTool} to see valid ids.`
