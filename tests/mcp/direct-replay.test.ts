@@ -167,7 +167,16 @@ describe('a result the direct path leaves to the SDK looks the same', () => {
   ] as const)('%s, %s era, progress token %s', async (name, era, token) => {
     const def = TOOLS.find((t) => t.name === name) as ToolDef;
     const { tool, body, sdk, req, call } = await bothWays(name, era, token);
-    const ours = await seen(await direct.serve(call as never, req, authInfo(), body, { def, tool }));
+    const ours = await seen(
+      await direct.serve({
+        call: call as never,
+        request: req,
+        authInfo: authInfo(),
+        parsedBody: body,
+        def,
+        tool,
+      }),
+    );
     expect(ours).toEqual(sdk);
     if (name === 'breaks_its_schema') expect(sdk.body).toContain('Output validation error');
     if (token !== undefined) expect(sdk.body).toContain('notifications/progress');
@@ -185,16 +194,14 @@ describe('a waiting call whose result the direct path leaves to the SDK looks th
     // As a waiting tool: the SDK frames the result, after what the call already sent itself.
     const def = { ...(TOOLS.find((t) => t.name === name) as ToolDef), waits: true as const };
     const { tool, body, sdk, req, call } = await bothWays(name, era, token);
-    const waiting = new DirectWaitingCall(
-      directDeps,
-      call as never,
-      req,
-      authInfo(),
-      body,
+    const waiting = new DirectWaitingCall(directDeps, {
+      call: call as never,
+      request: req,
+      authInfo: authInfo(),
+      parsedBody: body,
       def,
       tool,
-      undefined,
-    );
+    });
     expect(await seen(await waiting.serve())).toEqual(sdk);
     if (name === 'breaks_its_schema') expect(sdk.body).toContain('Output validation error');
   });

@@ -14,7 +14,7 @@ import { both, clientFor, rawPost, recording, type Stack, T0 } from './wire-stac
 /**
  * Plain tools/call of tools that do not wait are answered outside the SDK's per-request server
  * (src/mcp/sdk-bypass/direct-call.ts); this proves the wire did not change. Two stacks, each a sandbox and a
- * server, one on the plain SDK path (`directToolCalls: false`) and one on the direct path, get the same
+ * server, one on the plain SDK path (`sdkBypass: 'off'`) and one on the direct path, get the same
  * requests in the same order from real v1 and v2 clients and raw HTTP in both protocol eras, with and
  * without progress tokens, with the sandbox clocks frozen at the same instant. Every tools/call answer
  * is recorded as sent (status, headers, the body as decoded) and must be byte-identical, the request id
@@ -97,7 +97,7 @@ async function teamMember(s: Stack): Promise<string> {
   return grantFor(s, member, teamId);
 }
 
-async function side(options: { directToolCalls?: boolean }): Promise<Side> {
+async function side(options: { sdkBypass?: 'off' }): Promise<Side> {
   // A size cap the full records exceed, so trimmed answers are compared too.
   const h = await startHarness({
     searchMaxWaitMs: 30_000,
@@ -148,7 +148,7 @@ async function side(options: { directToolCalls?: boolean }): Promise<Side> {
 let sdkPath: Side;
 let direct: Side;
 beforeAll(async () => {
-  sdkPath = await side({ directToolCalls: false });
+  sdkPath = await side({ sdkBypass: 'off' });
   direct = await side({});
   // Run and schedule ids are random UUIDs (the recorder writes <uuid>); search ids count up alike.
   const numeric = (ids: Ids) => [ids.keyword, ids.user, ids.expert];

@@ -43,7 +43,7 @@ async function startWaiting(era: 'modern' | 'legacy', id: number, params: Json, 
 describe('a waiting call framed by the SDK', () => {
   // Closed once this block is done: its calls' polls would otherwise run on during the next one.
   beforeAll(async () => {
-    s = await stack({ directWaitingCalls: false });
+    s = await stack({ sdkBypass: 'framed' });
   });
   afterAll(async () => {
     await s?.h.close();

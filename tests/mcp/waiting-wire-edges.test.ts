@@ -35,8 +35,8 @@ let sdkPath: Stack;
 let framed: Stack;
 let direct: Stack;
 beforeAll(async () => {
-  sdkPath = await stack({ detachWaitingCalls: false });
-  framed = await stack({ directWaitingCalls: false });
+  sdkPath = await stack({ sdkBypass: 'off' });
+  framed = await stack({ sdkBypass: 'framed' });
   direct = await stack({});
 });
 afterAll(async () => {
@@ -118,8 +118,8 @@ describe('waits that end early look the same on both paths', () => {
 describe('shutdown', () => {
   it('answers every waiting call with its handle, the same on both paths', async () => {
     const stacks: [Stack, Stack, Stack] = [
-      await stack({ detachWaitingCalls: false }),
-      await stack({ directWaitingCalls: false }),
+      await stack({ sdkBypass: 'off' }),
+      await stack({ sdkBypass: 'framed' }),
       await stack({}),
     ];
     const [sdk, viaSdk, viaNone] = await onEveryPath(async (s) => {

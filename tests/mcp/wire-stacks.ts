@@ -9,7 +9,7 @@ import { type Harness, type Json, startHarness } from './harness.js';
 
 /**
  * Two stacks for the waiting-call wire tests (waiting-wire*.test.ts), each a sandbox and a server, one
- * on the plain SDK path (`detachWaitingCalls: false`) and one on the detached path, with each sandbox's
+ * on the plain SDK path (`sdkBypass: 'off'`) and one on the detached path, with each sandbox's
  * clock frozen at the same instant and stepped the same way, and every tools/call answer recorded as
  * sent.
  */

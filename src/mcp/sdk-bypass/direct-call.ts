@@ -27,8 +27,12 @@ export interface DirectCallsDeps {
   logger: Logger;
 }
 
-/** What a direct call needs beside its request: the tool, and a refusal the route decided on. */
-export interface DirectTarget {
+/** A plain call of a tool that does not wait, as the handler hands it over. */
+export interface DirectRequest {
+  call: PlainCall;
+  request: Request;
+  authInfo: AuthInfo;
+  parsedBody: unknown;
   def: ToolDef;
   tool: CompiledTool;
   /** The route refused the call (scope beyond the member's ceiling): answered without running it. */
@@ -48,40 +52,23 @@ export interface DirectTarget {
 export class DirectCalls {
   constructor(readonly deps: DirectCallsDeps) {}
 
-  serve(
-    call: PlainCall,
-    request: Request,
-    authInfo: AuthInfo,
-    parsedBody: unknown,
-    target: DirectTarget,
-  ): Promise<Response> {
-    if (call.era === 'modern') return this.json(call, request, authInfo, parsedBody, target);
-    return Promise.resolve(this.events(call, request, authInfo, parsedBody, target));
+  serve(served: DirectRequest): Promise<Response> {
+    if (served.call.era === 'modern') return this.json(served);
+    return Promise.resolve(this.events(served));
   }
 
-  private async json(
-    call: PlainCall,
-    request: Request,
-    authInfo: AuthInfo,
-    parsedBody: unknown,
-    target: DirectTarget,
-  ): Promise<Response> {
+  private async json(served: DirectRequest): Promise<Response> {
     const progress: Array<[number, string]> = [];
-    const ran = await this.run(call, request.signal, authInfo, target, progress);
+    const ran = await this.run(served, served.request.signal, progress);
     // The SDK's exchange closes with the request and answers 499 (createMcpHandler).
-    if (request.signal.aborted) return new Response(null, { status: 499 });
-    const text = progress.length === 0 ? await this.framed(call, ran, target) : null;
+    if (served.request.signal.aborted) return new Response(null, { status: 499 });
+    const text = progress.length === 0 ? await this.framed(served, ran) : null;
     if (text !== null) return jsonResponse(text);
-    return this.replay(request, authInfo, parsedBody, target, call, ran.result, progress);
+    return this.replay(served, ran.result, progress);
   }
 
-  private events(
-    call: PlainCall,
-    request: Request,
-    authInfo: AuthInfo,
-    parsedBody: unknown,
-    target: DirectTarget,
-  ): Response {
+  private events(served: DirectRequest): Response {
+    const { request } = served;
     const controller = new AbortController();
     const gone = () => controller.abort(new Error('the client went away'));
     const out = new SseOut(this.deps.wheel, this.deps.keepAliveMs, gone);
@@ -90,26 +77,18 @@ export class DirectCalls {
     const progress: Array<[number, string]> = [];
     const answer = async () => {
       try {
-        const ran = await this.run(call, controller.signal, authInfo, target, progress);
+        const ran = await this.run(served, controller.signal, progress);
         if (!out.isOpen) return;
-        const text = progress.length === 0 ? await this.framed(call, ran, target) : null;
+        const text = progress.length === 0 ? await this.framed(served, ran) : null;
         if (text !== null) out.write(messageFrame(text));
         else {
-          const response = await this.replay(
-            request,
-            authInfo,
-            parsedBody,
-            target,
-            call,
-            ran.result,
-            progress,
-          );
+          const response = await this.replay(served, ran.result, progress);
           if (/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? ''))
             await readFrames(response.body, (frame) => out.write(frame));
           else out.write(messageFrame(await response.text()));
         }
       } catch (error) {
-        this.deps.logger.error({ err: error, tool: target.def.name }, 'answering a tool call failed');
+        this.deps.logger.error({ err: error, tool: served.def.name }, 'answering a tool call failed');
       } finally {
         request.signal.removeEventListener('abort', gone);
         out.close();
@@ -121,13 +100,12 @@ export class DirectCalls {
 
   /** Runs the call (or takes the route's refusal), as the SDK's per-request server would. */
   private async run(
-    call: PlainCall,
+    served: DirectRequest,
     signal: AbortSignal,
-    authInfo: AuthInfo,
-    target: DirectTarget,
     progress: Array<[number, string]>,
   ): Promise<Ran> {
-    if (target.refusal) return { result: target.refusal };
+    const { call, authInfo } = served;
+    if (served.refusal) return { result: served.refusal };
     const env: CallEnv = {
       caller: (authInfo.extra as { caller?: CallEnv['caller'] } | undefined)?.caller,
       requestId: call.id,
@@ -135,19 +113,19 @@ export class DirectCalls {
       notify: call.progressToken === undefined ? null : (p, message) => progress.push([p, message]),
       signal,
     };
-    const outcome = await executeIn(target.def, call.args, env, this.deps.catalog);
+    const outcome = await executeIn(served.def, call.args, env, this.deps.catalog);
     return outcome.ok
       ? { result: toCallToolResult(outcome), structuredJson: outcome.json }
       : { result: toCallToolResult(outcome) };
   }
 
   /** The answer's text, when the result passes the tool's output schema (else the SDK answers). */
-  private framed(call: PlainCall, ran: Ran, target: DirectTarget): Promise<string | null> {
+  private framed(served: DirectRequest, ran: Ran): Promise<string | null> {
     return checkedResponseText(
-      call,
+      served.call,
       ran.result,
-      target.def,
-      target.tool,
+      served.def,
+      served.tool,
       this.deps.serverInfo,
       ran.structuredJson,
     );
@@ -155,18 +133,14 @@ export class DirectCalls {
 
   /** The SDK answers the same request from the finished result (and the progress it reported). */
   private replay(
-    request: Request,
-    authInfo: AuthInfo,
-    parsedBody: unknown,
-    target: DirectTarget,
-    call: PlainCall,
+    served: DirectRequest,
     result: CallToolResult,
     progress: Array<[number, string]>,
   ): Promise<Response> {
-    return this.deps.exchange(request, { ...authInfo }, parsedBody, {
-      ...target.tool,
+    return this.deps.exchange(served.request, { ...served.authInfo }, served.parsedBody, {
+      ...served.tool,
       handler: async (_args, ctx) => {
-        const token = call.progressToken;
+        const token = served.call.progressToken;
         if (token !== undefined)
           for (const [p, message] of progress)
             await ctx.mcpReq.notify(progressNotification(token, p, message)).catch(() => {});

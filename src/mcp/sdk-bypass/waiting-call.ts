@@ -1,19 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { AuthInfo, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { type CallEnv, callerOf, progressNotification } from '../catalog/call-env.js';
 import { type CompiledTool, executeIn, toCallToolResult } from '../catalog/catalog.js';
 import type { ToolDef } from '../tools/types.js';
-import { plainToolCall } from './direct-wire.js';
 import { EVENT_STREAM_HEADERS, isEventStream } from './sdk-exchange.js';
 import { messageFrame, readFrames, SseOut } from './sse-out.js';
-import { DirectWaitingCall, type DirectWaitingDeps } from './waiting-direct.js';
+import type { DirectWaitingDeps } from './waiting-direct.js';
 
-/** What waiting calls need: the direct path's deps (./waiting-direct.ts), and whether to take it. */
-export interface WaitingCallsDeps extends DirectWaitingDeps {
-  /** Plain calls are answered without the SDK at all (./waiting-direct.ts); false: never. */
-  direct: boolean;
-}
+/** What waiting calls need: the same as the direct path's (./waiting-direct.ts). */
+export type WaitingCallsDeps = DirectWaitingDeps;
 
 /**
  * Waiting tool calls answered outside the SDK's per-request server (issue 18). A waiting call used to
@@ -35,22 +30,6 @@ export interface WaitingCallsDeps extends DirectWaitingDeps {
  * exchange: ./waiting-direct.ts answers it; this path serves the rest. tests/mcp/waiting-wire.test.ts
  * compares all three paths byte for byte.
  */
-const mirroring = new WeakMap<CompiledTool, boolean>();
-
-/**
- * Whether the SDK mirrors some of the tool's arguments into headers (SEP-2243 x-mcp-header) and checks
- * them: the direct path does not, so such a tool is left to the SDK (none of ours is one).
- */
-function mirrorsArguments(tool: CompiledTool): boolean {
-  let mirrors = mirroring.get(tool);
-  if (mirrors === undefined) {
-    const schema = tool.config.inputSchema['~standard'].jsonSchema.input({ target: 'draft-2020-12' });
-    mirrors = JSON.stringify(schema).includes('x-mcp-header');
-    mirroring.set(tool, mirrors);
-  }
-  return mirrors;
-}
-
 export class WaitingCalls {
   /** The marker a detached call's first exchange answers with: random per process, never a tool's text. */
   readonly marker = `detached-call-${randomBytes(12).toString('hex')}`;
@@ -63,22 +42,7 @@ export class WaitingCalls {
     parsedBody: unknown,
     def: ToolDef,
     tool: CompiledTool,
-    /** Node's response, when served by @hono/node-server: a plain call writes its event stream to it. */
-    outgoing?: ServerResponse,
   ): Promise<Response> {
-    const call =
-      this.deps.direct && !mirrorsArguments(tool) ? plainToolCall(request, parsedBody, def.name) : null;
-    if (call)
-      return new DirectWaitingCall(
-        this.deps,
-        call,
-        request,
-        authInfo,
-        parsedBody,
-        def,
-        tool,
-        outgoing,
-      ).serve();
     return new WaitingCall(this, request, authInfo, parsedBody, def, tool).serve(request);
   }
 }

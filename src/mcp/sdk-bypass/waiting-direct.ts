@@ -47,6 +47,17 @@ export interface DirectWaitingDeps {
   serverInfo: { name: string; version: string };
 }
 
+/** A plain waiting call as the handler hands it over. */
+export interface DirectWaitingRequest {
+  call: PlainCall;
+  request: Request;
+  authInfo: AuthInfo;
+  parsedBody: unknown;
+  def: ToolDef;
+  tool: CompiledTool;
+  outgoing?: ServerResponse | undefined;
+}
+
 export class DirectWaitingCall {
   private readonly controller = new AbortController();
   private out: EventOut | null = null;
@@ -57,20 +68,26 @@ export class DirectWaitingCall {
   /** The request's `_meta` (the 2026-07-28 envelope, a progress token), for answerBySdk's body. */
   private readonly meta: unknown;
 
+  private readonly call: PlainCall;
+  /** Kept for its abort signal without Node's response, else only by answerBySdk (the adapter keeps it). */
+  private readonly request: Request;
+  private readonly def: ToolDef;
+  private readonly tool: CompiledTool;
+  /** Node's response for this request, when served by @hono/node-server. */
+  private readonly outgoing: ServerResponse | undefined;
+
+  /** Keeps of `served` only what the call needs: not the body or the auth info themselves. */
   constructor(
     private readonly deps: DirectWaitingDeps,
-    private readonly call: PlainCall,
-    /** Kept for its abort signal without Node's response, else only by answerBySdk (the adapter keeps it). */
-    private readonly request: Request,
-    authInfo: AuthInfo,
-    parsedBody: unknown,
-    private readonly def: ToolDef,
-    private readonly tool: CompiledTool,
-    /** Node's response for this request, when served by @hono/node-server. */
-    private readonly outgoing: ServerResponse | undefined,
+    served: DirectWaitingRequest,
   ) {
-    this.caller = (authInfo.extra as { caller?: Caller } | undefined)?.caller;
-    this.meta = (parsedBody as { params: { _meta?: unknown } }).params._meta;
+    this.call = served.call;
+    this.request = served.request;
+    this.def = served.def;
+    this.tool = served.tool;
+    this.outgoing = served.outgoing;
+    this.caller = (served.authInfo.extra as { caller?: Caller } | undefined)?.caller;
+    this.meta = (served.parsedBody as { params: { _meta?: unknown } }).params._meta;
   }
 
   serve(): Promise<Response> {

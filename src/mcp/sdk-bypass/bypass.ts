@@ -1,0 +1,62 @@
+import type { ServerResponse } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { DirectCalls } from './direct-call.js';
+import type { Decision, RequestFacts } from './paths.js';
+import { WaitingCalls } from './waiting-call.js';
+import { DirectWaitingCall, type DirectWaitingDeps } from './waiting-direct.js';
+
+/** What the bypass needs of the server: the same for all three of its paths. */
+export type BypassDeps = DirectWaitingDeps;
+
+/** The paths of ./paths.ts:decide that answer outside the SDK (or frame around it). */
+export type BypassDecision = Exclude<Decision, { path: 'sdk' | 'sdk-one-tool' | 'sdk-refusal' }>;
+
+/** The answers to tools/call made outside the SDK's per-request server (README.md beside this file). */
+export class SdkBypass {
+  private readonly direct: DirectCalls;
+  private readonly framed: WaitingCalls;
+
+  constructor(private readonly deps: BypassDeps) {
+    this.direct = new DirectCalls(deps);
+    this.framed = new WaitingCalls(deps);
+  }
+
+  /**
+   * `facts.def` and `facts.tool` are set: ./paths.ts:decide chose a bypass path only for a tools/call of a
+   * known tool. `outgoing` is Node's response, which a plain waiting call writes its event stream to.
+   */
+  serve(
+    decision: BypassDecision,
+    facts: RequestFacts,
+    authInfo: AuthInfo,
+    outgoing: ServerResponse | undefined,
+  ): Promise<Response> {
+    const def = facts.def as NonNullable<RequestFacts['def']>;
+    const tool = facts.tool as NonNullable<RequestFacts['tool']>;
+    const { request, body: parsedBody } = facts;
+    switch (decision.path) {
+      case 'direct-call':
+        return this.direct.serve({
+          call: decision.call,
+          request,
+          authInfo,
+          parsedBody,
+          def,
+          tool,
+          refusal: facts.refusal,
+        });
+      case 'waiting-direct':
+        return new DirectWaitingCall(this.deps, {
+          call: decision.call,
+          request,
+          authInfo,
+          parsedBody,
+          def,
+          tool,
+          outgoing,
+        }).serve();
+      case 'waiting-framed':
+        return this.framed.serve(request, authInfo, parsedBody, def, tool);
+    }
+  }
+}
