@@ -24,6 +24,7 @@ const ONCE = [
   'tests/mcp/text-format.test.ts',
   'tests/mcp/output-check.test.ts',
   'tests/mcp/direct-replay.test.ts',
+  'tests/mcp/sdk-bypass-contract.test.ts',
   'tests/mcp/wait.test.ts',
   'tests/metrics/config.test.ts',
   'tests/metrics/readme.test.ts',

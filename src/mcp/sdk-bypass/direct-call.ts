@@ -40,9 +40,8 @@ export interface DirectRequest {
 }
 
 /**
- * A plain tools/call of a tool that does not wait, answered outside the SDK's per-request server
- * (issue 18): no McpServer, transport, request and result schema parses or web streams per call; the
- * tool runs in its own small environment (../catalog/call-env.ts) and the answer is the SDK's bytes, written
+ * A plain tools/call of a tool that does not wait, answered outside the SDK's per-request server: no
+ * McpServer, transport, request and result schema parses or web streams per call; the tool runs in its own small environment (../catalog/call-env.ts) and the answer is the SDK's bytes, written
  * here: JSON on the 2026-07-28 era, one event on the 2025 era's stream (sent at once, with the SDK's
  * keep-alive comments while the call runs). A result these bytes cannot be written for (a block of
  * another kind, output that fails the tool's output schema) or a call that sent progress is answered by

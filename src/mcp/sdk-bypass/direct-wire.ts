@@ -10,7 +10,7 @@ import type { ToolDef } from '../tools/types.js';
 import { outputCheckFor } from './output-check.js';
 
 /*
- * The wire of a plain tools/call as the SDK serves it (issue 18): which requests the direct paths may
+ * The wire of a plain tools/call as the SDK serves it: which requests the direct paths may
  * answer themselves (plainToolCall, asking the SDK's own classifier) and the bytes of the SDK's answer
  * (responseText). ./direct-call.ts answers calls that do not wait with it, ./waiting-direct.ts calls
  * that wait; tests/mcp/direct-wire.test.ts and waiting-wire*.test.ts hold both to the SDK's bytes.

@@ -6,8 +6,7 @@ import { type EventOut, KEEP_ALIVE_COMMENT, keepAliveAt } from './sse-out.js';
 /**
  * A waiting call's event stream written straight to Node's ServerResponse: the route then answers with
  * @hono/node-server's RESPONSE_ALREADY_SENT, so no web ReadableStream, no Response and no adapter loop
- * reading them stay alive for the whole wait (issue 18: heap per waiting call). Each frame is one
- * `write`, as the adapter writes each chunk it reads, so the chunks on the wire are the same.
+ * reading them stay alive for the whole wait. Each frame is one `write`, as the adapter writes each chunk it reads, so the chunks on the wire are the same.
  *
  * The head is the one the adapter writes for a Response with these headers as a plain record (what the
  * SDK's transports and ./sse-out.ts return): `writeHead` with the record as it is; the server's

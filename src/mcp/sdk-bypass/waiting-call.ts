@@ -11,9 +11,9 @@ import type { DirectWaitingDeps } from './waiting-direct.js';
 export type WaitingCallsDeps = DirectWaitingDeps;
 
 /**
- * Waiting tool calls answered outside the SDK's per-request server (issue 18). A waiting call used to
- * hold its own McpServer, Server, transport and their web streams, promises and closures (≈ 71 KB live)
- * for minutes. Here the SDK serves the exchange twice, briefly, and nothing of it is held in between:
+ * Waiting tool calls that are not plain (README.md: the `waiting-framed` path). On the SDK's own path a
+ * waiting call holds its McpServer, Server, transport and their web streams, promises and closures for
+ * minutes. Here the SDK serves the exchange twice, briefly, and nothing of it is held in between:
  *
  * 1. Start: the SDK parses and checks the request as for any tools/call and runs the tool; when the
  *    tool starts waiting (waitFor → onWaitStart), its handler returns a marker result at once. Every
@@ -92,8 +92,7 @@ class WaitingCall {
   /**
    * The request as the SDK's exchanges see it. Never the client's own: the SDK's 2025-era stateless
    * serving hangs a listener holding its McpServer and transport on the request's abort signal and
-   * never removes it, which kept them alive for as long as the client's request was open (≈ 20 KB per
-   * waiting call).
+   * never removes it, which would keep them alive for as long as the client's request is open.
    */
   private standIn(signal?: AbortSignal): Request {
     return new Request(this.url, { method: 'POST', headers: this.headers, ...(signal ? { signal } : {}) });
