@@ -123,7 +123,8 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     fetch: (request, opts) => {
       const caller = (opts.authInfo.extra as { caller?: Caller } | undefined)?.caller;
       // A legacy client's cancel arrives in its own POST, for a call this or another instance runs.
-      if (caller && opts.parsedBody !== undefined) void inflight.cancelFrom(opts.parsedBody, caller.connectionKey);
+      if (caller && opts.parsedBody !== undefined)
+        void inflight.cancelFrom(opts.parsedBody, caller.connectionKey);
       return serve(request, opts.authInfo, opts.parsedBody, caller, opts.outgoing);
     },
     close: async () => {
