@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { type ToolCallAudit, toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
 import type { OpenStore } from '../db/store/index.js';
@@ -10,18 +10,20 @@ import type { Scope } from '../oauth/scopes.js';
 import { teamToolPolicy } from '../teams/tool-policy.js';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.js';
 import { DEFAULT_VIEWS_DIR, ViewCatalog } from './apps/catalog.js';
-import { LegacyDeclarations, viewsDeclaration } from './apps/negotiate.js';
+import { ViewNegotiation } from './apps/negotiate.js';
 import type { Caller } from './auth/caller.js';
 import { CallDirectory } from './cancellation/call-directory.js';
 import { InflightCalls } from './cancellation/inflight.js';
-import { type CatalogDeps, type CompiledTool, compileTool } from './catalog/catalog.js';
+import type { CatalogDeps } from './catalog/catalog.js';
+import { compileAll } from './catalog/compiled-catalog.js';
 import { PerRequestServers, SERVER_INFO } from './per-request-server.js';
 import { PromptCatalog } from './prompts/serve.js';
 import { ResourceReader } from './resources/read.js';
 import { SdkBypass } from './sdk-bypass/bypass.js';
-import { type BypassMode, decide, type RequestFacts } from './sdk-bypass/paths.js';
+import type { BypassMode } from './sdk-bypass/paths.js';
 import { ToolsListCache } from './sdk-bypass/tools-list-cache.js';
-import { ALL_TOOLS, requiredScopeForTool, scopeKey, toolByName, toolsForScopes } from './tools/index.js';
+import { requestServer } from './serve-request.js';
+import { toolsForScopes } from './tools/index.js';
 import { DEFAULT_TOOL_OPTIONS, type ToolDef, type ToolOptions } from './tools/types.js';
 import { TimerWheel } from './waiting/timer-wheel.js';
 import { WaitScheduler } from './waiting/wait-scheduler.js';
@@ -180,132 +182,6 @@ function cancellationFor(deps: McpHandlerDeps, toolOptions: ToolOptions): Inflig
   return new InflightCalls(directory, deps.logger);
 }
 
-/** Every tool compiled once, and the lists of them per distinct scope set, made when first asked. */
-interface CompiledCatalog {
-  byName: ReadonlyMap<string, CompiledTool>;
-  forScopes(scopes: Iterable<string>): readonly CompiledTool[];
-}
-
-function compileAll(catalog: CatalogDeps): CompiledCatalog {
-  const byName = new Map<string, CompiledTool>(ALL_TOOLS.map((def) => [def.name, compileTool(def, catalog)]));
-  const byScopes = new Map<string, readonly CompiledTool[]>();
-  return {
-    byName,
-    forScopes(scopes) {
-      const key = scopeKey(scopes);
-      let tools = byScopes.get(key);
-      if (!tools) {
-        tools = toolsForScopes(scopes).map((def) => byName.get(def.name) as CompiledTool);
-        byScopes.set(key, tools);
-      }
-      return tools;
-    },
-  };
-}
-
-/**
- * Whether a request's client renders MCP Apps views: its own 2026-07-28 envelope says so, or (2025 era)
- * what its grant's client said at its last initialize.
- */
-class ViewNegotiation {
-  private readonly legacy = new LegacyDeclarations();
-
-  constructor(private readonly views: ViewCatalog) {}
-
-  declared(body: unknown, caller: Caller | undefined): boolean {
-    if (!this.views.available) return false;
-    const declaration = viewsDeclaration(body);
-    if (declaration.kind === 'request') return declaration.declared;
-    if (!caller) return false;
-    if (declaration.kind === 'initialize') {
-      this.legacy.remember(caller.connectionKey, declaration.declared);
-      return declaration.declared;
-    }
-    return this.legacy.declared(caller.connectionKey);
-  }
-}
-
-interface RequestServerParts {
-  compiled: CompiledCatalog;
-  views: ViewNegotiation;
-  listCache: ToolsListCache;
-  servers: PerRequestServers;
-  bypass: SdkBypass;
-  mode: BypassMode;
-}
-
-/**
- * Serves one checked request: a tools/list replayed from the cache, a tools/call by the path
- * ./sdk-bypass/paths.ts:decide picks, anything else by the SDK with every tool the caller may list.
- */
-function requestServer(parts: RequestServerParts) {
-  const { compiled, servers, listCache } = parts;
-  return async (
-    request: Request,
-    authInfo: AuthInfo,
-    body: unknown,
-    caller: Caller | undefined,
-    outgoing: ServerResponse | undefined,
-  ): Promise<Response> => {
-    if (body === undefined)
-      return servers.serve(request, authInfo, undefined, {
-        kind: 'surface',
-        tools: compiled.forScopes(authInfo.scopes),
-        views: false,
-      });
-    const views = parts.views.declared(body, caller);
-    // The listing depends on the scopes and on whether the client renders views (a 2025-era client's
-    // body does not say so: it said it at initialize).
-    const cacheable = listCache.keyFor(
-      request,
-      body,
-      `${scopeKey(authInfo.scopes)}${views ? ' +views' : ''}`,
-    );
-    const hit = cacheable && listCache.replay(cacheable.key, cacheable.id);
-    if (hit) return hit;
-    const facts = requestFacts(request, body, authInfo, compiled);
-    const decision = decide(facts, parts.mode);
-    // The SDK keys what it registers by this request's auth info object: each request gets its own.
-    const own = { ...authInfo };
-    const tool = facts.tool as CompiledTool;
-    switch (decision.path) {
-      case 'sdk': {
-        const plan = { kind: 'surface', tools: compiled.forScopes(authInfo.scopes), views } as const;
-        const response = await servers.serve(request, own, body, plan);
-        return cacheable ? listCache.capture(cacheable.key, cacheable.id, response) : response;
-      }
-      case 'sdk-one-tool':
-        return servers.serve(request, own, body, { kind: 'one-tool', tool });
-      case 'sdk-refusal': {
-        const refusing = PerRequestServers.refusing(tool, facts.refusal as CallToolResult);
-        return servers.serve(request, own, body, { kind: 'one-tool', tool: refusing });
-      }
-      default:
-        return parts.bypass.serve(decision, facts, own, outgoing);
-    }
-  };
-}
-
-/** The tool a single (non-batch) tools/call names, and whether the caller may run it. */
-function requestFacts(
-  request: Request,
-  body: unknown,
-  authInfo: AuthInfo,
-  compiled: CompiledCatalog,
-): RequestFacts {
-  const target = toolCallTarget(body);
-  const def = target === null ? undefined : toolByName(target);
-  const scope = target === null ? undefined : requiredScopeForTool(target);
-  return {
-    request,
-    body,
-    def,
-    tool: def ? compiled.byName.get(def.name) : undefined,
-    granted: scope !== undefined && authInfo.scopes.includes(scope),
-    refusal: (authInfo.extra as { refusal?: CallToolResult } | undefined)?.refusal,
-  };
-}
-
 /** Every audited tool call is also counted in mcp_tool_calls_total, by its audit status. */
 function auditAndCount(
   write: (event: ToolCallAudit) => Promise<void>,
@@ -314,11 +190,4 @@ function auditAndCount(
     metrics.toolCalls.labels(event.tool, event.status).inc();
     return write(event);
   };
-}
-
-/** The tool a single (non-batch) tools/call names, or null. */
-function toolCallTarget(body: unknown): string | null {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
-  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
-  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : null;
 }

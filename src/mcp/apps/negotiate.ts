@@ -1,5 +1,7 @@
 import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { Caller } from '../auth/caller.js';
+import type { ViewCatalog } from './catalog.js';
 
 /** Where a 2026-07-28 request carries its client's capabilities (the per-request `_meta` envelope). */
 const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -68,5 +70,27 @@ export class LegacyDeclarations {
 
   get size(): number {
     return this.byGrant.size;
+  }
+}
+
+/**
+ * Whether a request's client renders MCP Apps views: its own 2026-07-28 envelope says so, or (2025 era)
+ * what its grant's client said at its last initialize.
+ */
+export class ViewNegotiation {
+  private readonly legacy = new LegacyDeclarations();
+
+  constructor(private readonly views: ViewCatalog) {}
+
+  declared(body: unknown, caller: Caller | undefined): boolean {
+    if (!this.views.available) return false;
+    const declaration = viewsDeclaration(body);
+    if (declaration.kind === 'request') return declaration.declared;
+    if (!caller) return false;
+    if (declaration.kind === 'initialize') {
+      this.legacy.remember(caller.connectionKey, declaration.declared);
+      return declaration.declared;
+    }
+    return this.legacy.declared(caller.connectionKey);
   }
 }
