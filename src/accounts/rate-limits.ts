@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store/index.js';
 import { derivedKey } from '../security/derived-keys.js';
@@ -13,14 +13,20 @@ import {
 
 export type { RateLimitDecision, RateLimitRule };
 
+/** An allowed hit: the event is counted; `giveBack` uncounts it when what it guarded turned out fine. */
+export type Reserved = { allowed: true; giveBack(): Promise<void> };
+export type HitOutcome = Reserved | Extract<RateLimitDecision, { allowed: false }>;
+
 /**
  * A rate limit whose counters live in the database (rate_limit_hits), so N instances give an attacker
  * the same budget as one, not N times it. Counters are per fixed window; the decision uses the
  * two-window estimate of security/rate-limit.ts. What is counted (an email, an IP address) is stored
  * only as an HMAC under a key derived from SECRET_KEY, which every instance shares.
  *
- * check() then record() leave a small race (two failures checked at once both pass), as with any
- * limit on failures; hit() is exact: the count and the decision are one conditional upsert.
+ * There is no "check, then record later": requests arriving together would all pass a check made
+ * before any of them was counted. hit() reserves first, in the statement that decides; a limit on
+ * failures (a wrong password) reserves before the expensive work and gives the reservation back when
+ * the attempt succeeds.
  */
 export class SharedRateLimiter {
   private readonly hmacKey: Buffer;
@@ -36,34 +42,27 @@ export class SharedRateLimiter {
     this.hmacKey = derivedKey(config, 'social-intel-mcp rate-limit v1');
   }
 
-  /** Whether one more event for `key` would be allowed right now (records nothing). */
-  async check(key: string): Promise<RateLimitDecision> {
-    const now = this.now();
-    const start = windowStartOf(now, this.rule.windowMs);
-    const counts = await this.counts(this.keyOf(key), start);
-    return decide(this.rule, now, { windowStart: start, ...counts });
-  }
-
-  /** Records one event for `key`. */
-  async record(key: string): Promise<void> {
-    const now = this.now();
-    await this.increment(this.keyOf(key), windowStartOf(now, this.rule.windowMs), null);
-  }
-
   /**
-   * Records one event for `key` if it is allowed, atomically: for limits on attempts rather than on
-   * failures. Of any number of concurrent hits on any number of instances, no more pass than the
-   * limit allows (the upsert's conflict branch re-checks the counter under the row lock).
+   * Counts one event for `key` if it is allowed, atomically. Of any number of concurrent hits on any
+   * number of instances, no more pass than the limit allows: the count and the decision are one
+   * conditional upsert, whose conflict branch re-checks the counter under the row lock.
    */
-  async hit(key: string): Promise<RateLimitDecision> {
+  async hit(key: string): Promise<HitOutcome> {
     const now = this.now();
     const start = windowStartOf(now, this.rule.windowMs);
     const hashed = this.keyOf(key);
     const { previous } = await this.counts(hashed, start, false);
     const cap = currentWindowCap(this.rule, now, previous);
-    if (cap > 0 && (await this.increment(hashed, start, cap))) return { allowed: true };
+    if (cap > 0 && (await this.increment(hashed, start, cap))) {
+      return { allowed: true, giveBack: () => this.decrement(hashed, start) };
+    }
     const { current } = await this.counts(hashed, start);
-    return decide(this.rule, now, { windowStart: start, previous, current: Math.max(current, cap) });
+    const decision = decide(this.rule, now, {
+      windowStart: start,
+      previous,
+      current: Math.max(current, cap),
+    });
+    return decision.allowed ? { allowed: false, retryAfterSeconds: 1 } : decision;
   }
 
   /** Forgets `key` (a successful sign-in clears its failures). */
@@ -90,8 +89,8 @@ export class SharedRateLimiter {
     return { previous: of(start - this.rule.windowMs), current: of(start) };
   }
 
-  /** Adds one to the window's counter, only while it is below `cap` (null: always). */
-  private async increment(key: string, start: number, cap: number | null): Promise<boolean> {
+  /** Adds one to the window's counter, only while it is below `cap`. */
+  private async increment(key: string, start: number, cap: number): Promise<boolean> {
     const { rateLimitHits: r } = this.db.t;
     const rows = await this.db.orm
       .insert(r)
@@ -99,10 +98,19 @@ export class SharedRateLimiter {
       .onConflictDoUpdate({
         target: [r.key, r.windowStart],
         set: { hits: sql`${r.hits} + 1` },
-        ...(cap === null ? {} : { setWhere: lt(r.hits, cap) }),
+        setWhere: lt(r.hits, cap),
       })
       .returning({ hits: r.hits });
     return rows.length === 1;
+  }
+
+  /** Takes back one event counted in the window that started at `start` (never below zero). */
+  private async decrement(key: string, start: number): Promise<void> {
+    const { rateLimitHits: r } = this.db.t;
+    await this.db.orm
+      .update(r)
+      .set({ hits: sql`${r.hits} - 1` })
+      .where(and(eq(r.key, key), eq(r.windowStart, start), gt(r.hits, 0)));
   }
 }
 

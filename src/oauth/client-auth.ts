@@ -55,7 +55,10 @@ export async function authenticateClient(
   try {
     client = await findClient(db, clientId, lookup);
   } catch (error) {
-    if (error instanceof OAuthError) throw invalidClient(error.description, Boolean(basic));
+    // A refused fetch of its metadata document (too many for this address) says so, with Retry-After.
+    if (error instanceof OAuthError && error.status !== 429) {
+      throw invalidClient(error.description, Boolean(basic));
+    }
     throw error;
   }
   if (!client) throw invalidClient('Unknown client. Register again.', Boolean(basic));

@@ -1,7 +1,12 @@
+import type { Context } from 'hono';
+import { SharedRateLimiter } from '../accounts/rate-limits.js';
 import type { Config } from '../config.js';
 import type { OpenStore } from '../db/store/index.js';
+import { clientIp } from '../http/client-ip.js';
 import type { Logger } from '../logger.js';
+import { oncePer } from '../once-per.js';
 import type { SecretBox } from '../security/secrets.js';
+import { DOCUMENT_FETCHES_PER_IP } from './clients/document-fetches.js';
 import type { ClientLookupOptions } from './clients/repository.js';
 
 /** What the authorization server's endpoints need. */
@@ -14,8 +19,22 @@ export interface OAuthDeps {
   cimd: { allowPrivateHosts: boolean; ca?: string | undefined };
 }
 
-export function clientLookup(deps: OAuthDeps, refreshStaleDocument: boolean): ClientLookupOptions {
-  return { cimd: deps.cimd, refreshStaleDocument };
+const documentFetches = oncePer(
+  (deps: OAuthDeps) =>
+    new SharedRateLimiter(deps.db, deps.config, 'documentFetchesPerIp', DOCUMENT_FETCHES_PER_IP),
+);
+
+/** How a request finds its client; a metadata document it makes us fetch counts against its address. */
+export function clientLookup(
+  deps: OAuthDeps,
+  refreshStaleDocument: boolean,
+  request: Context,
+): ClientLookupOptions {
+  return {
+    cimd: deps.cimd,
+    refreshStaleDocument,
+    reserveFetch: () => documentFetches(deps).hit(clientIp(request, deps.config)),
+  };
 }
 
 /** RFC 8707 resource values are compared as normalised URLs (case of scheme and host, default port). */

@@ -24,6 +24,8 @@ export class OAuthError extends Error {
     readonly status: ContentfulStatusCode = 400,
     /** A WWW-Authenticate value for the response (RFC 6749 §5.2, failed Basic client authentication). */
     readonly challenge?: string,
+    /** Seconds until a refused request may be repeated (RFC 9110 §10.2.3), for a 429. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(description);
     this.name = 'OAuthError';
@@ -36,6 +38,7 @@ function oauthErrorResponse(c: Context, error: OAuthError) {
     'Cache-Control': 'no-store',
     Pragma: 'no-cache',
     ...(error.challenge ? { 'WWW-Authenticate': error.challenge } : {}),
+    ...(error.retryAfterSeconds ? { 'Retry-After': String(error.retryAfterSeconds) } : {}),
   });
 }
 

@@ -25,7 +25,7 @@ export function revokeRoutes(deps: OAuthDeps) {
       const token = required(form, 'token');
       // token_type_hint is only a hint (RFC 7009 §2.1): the lookup covers every kind of token, so an
       // unknown or wrong hint changes nothing.
-      const client = await authenticateClient(c, deps.db, form, clientLookup(deps, false));
+      const client = await authenticateClient(c, deps.db, form, clientLookup(deps, false, c));
       const { oauthGrants, oauthTokens } = deps.db.t;
       const row = await first(
         deps.db.orm

@@ -22,7 +22,7 @@ export function tokenRoutes(deps: OAuthDeps) {
     try {
       const form = await readForm(c);
       const grantType = required(form, 'grant_type');
-      const client = await authenticateClient(c, deps.db, form, clientLookup(deps, false));
+      const client = await authenticateClient(c, deps.db, form, clientLookup(deps, false, c));
       await touchClient(deps.db, client);
       const tokens =
         grantType === 'authorization_code'

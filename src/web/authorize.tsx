@@ -43,7 +43,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
   const app = new Hono<AppEnv>();
   const issuer = deps.config.publicUrl;
 
-  const showError = (c: Context<AppEnv>, message: string, status: 400 | 403 = 400) =>
+  const showError = (c: Context<AppEnv>, message: string, status: 400 | 403 | 429 = 400) =>
     privatePage(
       c,
       <AuthorizeErrorPage message={message} signedInAs={c.get('user')?.email ?? null} />,
@@ -56,10 +56,12 @@ export function authorizeRoutes(deps: OAuthDeps) {
     if (!clientId) return showError(c, 'The app did not identify itself (client_id is missing).');
     let client: OAuthClient | null;
     try {
-      client = await findClient(deps.db, clientId, clientLookup(deps, true));
+      client = await findClient(deps.db, clientId, clientLookup(deps, true, c));
     } catch (error) {
-      if (error instanceof OAuthError) return showError(c, error.description);
-      throw error;
+      if (!(error instanceof OAuthError)) throw error;
+      if (error.status !== 429) return showError(c, error.description);
+      c.header('Retry-After', String(error.retryAfterSeconds ?? 60));
+      return showError(c, error.description, 429);
     }
     if (!client) {
       return showError(
@@ -161,7 +163,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
       }
       if (chosen.length === 0) {
         // Nothing decided yet: the same form (and its one-use id) is shown again.
-        const client = await findClient(deps.db, pending.clientId, clientLookup(deps, false)).catch(
+        const client = await findClient(deps.db, pending.clientId, clientLookup(deps, false, c)).catch(
           () => null,
         );
         if (!client) return showError(c, 'This app is no longer registered here. Start again from your app.');

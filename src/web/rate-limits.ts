@@ -1,11 +1,11 @@
 /**
  * Brute-force limits of the account pages, counted in the database so they hold across instances
- * (accounts/rate-limits.ts, DESIGN.md §7). Sign-in counts failures, so a
- * person who types their password right is never slowed down; sign-up counts attempts that reach
- * password hashing.
+ * (accounts/rate-limits.ts). Password checks count failures (password-attempts.ts), so a person who
+ * types their password right is never slowed down; sign-up counts attempts that reach password
+ * hashing.
  */
 export const RATE_LIMITS = {
-  /** Wrong passwords per account: the 11th within 15 minutes is refused without checking. */
+  /** Wrong passwords per account (sign-in and password change together): the 11th within 15 minutes is refused without checking. */
   signInPerAccount: { limit: 10, windowMs: 15 * 60_000 },
   /** Failed sign-ins per client IP (many accounts from one address: credential stuffing). */
   signInPerIp: { limit: 50, windowMs: 15 * 60_000 },

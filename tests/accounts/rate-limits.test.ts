@@ -34,28 +34,47 @@ describe(`rate limits counted in the database (${testEngine()})`, () => {
     );
   });
 
-  it('check() records nothing, record() counts, reset() forgets', async () => {
+  it('hit() counts across windows, giveBack() uncounts one, reset() forgets', async () => {
     let now = 10 * 60_000;
     const limiter = new SharedRateLimiter(db, config, 'failures', { limit: 2, windowMs: 60_000 }, () => now);
-    expect(await limiter.check('ada@example.com')).toEqual({ allowed: true });
-    expect(await limiter.check('ada@example.com')).toEqual({ allowed: true });
-    await limiter.record('ada@example.com');
-    await limiter.record('ada@example.com');
-    expect((await limiter.check('ada@example.com')).allowed).toBe(false);
+    const key = 'ada@example.com';
+    const first = await limiter.hit(key);
+    expect(first.allowed).toBe(true);
+    expect((await limiter.hit(key)).allowed).toBe(true);
+    expect((await limiter.hit(key)).allowed).toBe(false);
+    // Given back, the one slot is free again (and only that one).
+    if (first.allowed) await first.giveBack();
+    expect((await limiter.hit(key)).allowed).toBe(true);
+    expect((await limiter.hit(key)).allowed).toBe(false);
     // Within the next window the two still weigh; once it has passed they are gone.
     now += 60_000;
-    expect((await limiter.check('ada@example.com')).allowed).toBe(false);
+    expect((await limiter.hit(key)).allowed).toBe(false);
     now += 60_000;
-    expect(await limiter.check('ada@example.com')).toEqual({ allowed: true });
-    await limiter.record('ada@example.com');
-    await limiter.record('ada@example.com');
-    await limiter.reset('ada@example.com');
-    expect(await limiter.check('ada@example.com')).toEqual({ allowed: true });
+    expect((await limiter.hit(key)).allowed).toBe(true);
+    await limiter.reset(key);
+    expect((await limiter.hit(key)).allowed).toBe(true);
+    expect((await limiter.hit(key)).allowed).toBe(true);
+  });
+
+  it('giveBack() never takes a counter below zero, nor from a window after the one it reserved in', async () => {
+    let now = 30 * 60_000;
+    const limiter = new SharedRateLimiter(db, config, 'give-back', { limit: 1, windowMs: 60_000 }, () => now);
+    const reserved = await limiter.hit('198.51.100.9');
+    if (!reserved.allowed) throw new Error('refused');
+    await reserved.giveBack();
+    await reserved.giveBack();
+    expect((await limiter.hit('198.51.100.9')).allowed).toBe(true);
+    expect((await limiter.hit('198.51.100.9')).allowed).toBe(false);
+    now += 2 * 60_000;
+    const later = await limiter.hit('198.51.100.9');
+    expect(later.allowed).toBe(true);
+    await reserved.giveBack();
+    expect((await limiter.hit('198.51.100.9')).allowed).toBe(false);
   });
 
   it('stores an HMAC of what it counts, never the address itself, and purges old windows', async () => {
     const limiter = new SharedRateLimiter(db, config, 'stored', { limit: 5, windowMs: 60_000 }, () => 1_000);
-    await limiter.record('grace@example.com');
+    await limiter.hit('grace@example.com');
     const rows = await db.orm.select().from(db.t.rateLimitHits);
     expect(JSON.stringify(rows)).not.toContain('grace@example.com');
     expect(await purgeRateLimits(db, 1_000)).toBe(0);

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchClientMetadataDocument } from '../../src/oauth/clients/cimd-fetch.js';
+import { DOCUMENT_FETCHES_PER_IP } from '../../src/oauth/clients/document-fetches.js';
 import { findClient } from '../../src/oauth/clients/repository.js';
 import {
   authorizeUrl,
@@ -80,7 +81,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
   origin = `https://localhost:${(docs.address() as AddressInfo).port}`;
-  dev = await startTestServer({ env: { CIMD_ALLOW_PRIVATE_HOSTS: 'true' }, cimdCa: ca });
+  dev = await startTestServer({ env: { CIMD_ALLOW_PRIVATE_HOSTS: 'true', TRUST_PROXY: 'true' }, cimdCa: ca });
   prod = await startTestServer({ cimdCa: ca });
   user = await signedInUser(dev);
   prodUser = await signedInUser(prod);
@@ -199,6 +200,47 @@ describe('a metadata document client, end to end (CIMD draft §3–§4)', () => 
     const again = await browserGet(authorizeUrl(dev, { clientId, challenge: pkce().challenge }), user.cookie);
     expect(again.status).toBe(200);
     expect(hits.get('/cached.json')).toBe(2);
+  });
+
+  it('a metadata-document fetch limit holds under concurrency: 40 parallel authorizations naming new documents from one address fetch at most the limit, the rest 429', async () => {
+    const paths = Array.from({ length: DOCUMENT_FETCHES_PER_IP.limit + 10 }, (_, i) => `/flood-${i}.json`);
+    for (const path of paths) serve(path, json(doc(path)));
+    const answers = await Promise.all(
+      paths.map((path) =>
+        fetch(authorizeUrl(dev, { clientId: url(path), challenge: pkce().challenge }), {
+          redirect: 'manual',
+          headers: { cookie: user.cookie, 'x-forwarded-for': '203.0.113.50' },
+        }),
+      ),
+    );
+    const refused = answers.filter((res) => res.status === 429);
+    expect(refused).toHaveLength(10);
+    expect(Number(refused[0]?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused[0]?.text()).toContain('Too many app metadata documents');
+    expect(paths.reduce((sum, path) => sum + (hits.get(path) ?? 0), 0)).toBe(DOCUMENT_FETCHES_PER_IP.limit);
+    // Another address has its own budget.
+    const other = await fetch(
+      authorizeUrl(dev, { clientId: url(paths[0] as string), challenge: pkce().challenge }),
+      {
+        redirect: 'manual',
+        headers: { cookie: user.cookie, 'x-forwarded-for': '203.0.113.51' },
+      },
+    );
+    expect(other.status).not.toBe(429);
+  });
+
+  it('parallel authorizations naming one new document fetch it once', async () => {
+    serve('/together.json', json(doc('/together.json')));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        browserGet(
+          authorizeUrl(dev, { clientId: url('/together.json'), challenge: pkce().challenge }),
+          user.cookie,
+        ),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array(20).fill(200));
+    expect(hits.get('/together.json')).toBe(1);
   });
 
   it('CIMD §4 / RFC 9110 §15.4: a redirect to another https document is followed (and re-checked)', async () => {

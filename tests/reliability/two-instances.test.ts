@@ -47,6 +47,29 @@ function mcp(token: string, body: unknown, signal?: AbortSignal) {
   });
 }
 
+/** Loads the sign-in form and posts it as a browser at `ip` (TRUST_PROXY); answers the POST's status. */
+async function signIn(email: string, password: string, ip: string): Promise<number> {
+  const page = await fetch(`${two.proxy.url}/sign-in`, { headers: { 'x-forwarded-for': ip } });
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+  const res = await fetch(`${two.proxy.url}/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie,
+      origin: two.proxy.url,
+      'x-forwarded-for': ip,
+    },
+    body: new URLSearchParams({ email, password, csrf }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
 /** POST /token or /revoke through the balancer, as a public client. */
 async function oauthPost(path: '/token' | '/revoke', params: Record<string, string>) {
   const res = await fetch(`${two.proxy.url}${path}`, {
@@ -82,37 +105,46 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     const email = 'limited@example.com';
     const created = await createUser(two.store, { email, password: 'correct horse battery staple' });
     expect(created.ok).toBe(true);
-    const signIn = async (i: number) => {
-      const ip = `198.51.100.${i + 1}`;
-      const page = await fetch(`${two.proxy.url}/sign-in`, { headers: { 'x-forwarded-for': ip } });
-      const cookie = page.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; ');
-      const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-      const res = await fetch(`${two.proxy.url}/sign-in`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          cookie,
-          origin: two.proxy.url,
-          'x-forwarded-for': ip,
-        },
-        body: new URLSearchParams({ email, password: `wrong ${i}`, csrf }),
-      });
-      await res.arrayBuffer();
-      return res.status;
-    };
     const limit = RATE_LIMITS.signInPerAccount.limit;
     const servedBefore = two.proxy.served.length;
     const statuses: number[] = [];
     // One after another, so each failure is counted before the next check.
-    for (let i = 0; i < limit + 1; i++) statuses.push(await signIn(i));
+    for (let i = 0; i < limit + 1; i++)
+      statuses.push(await signIn(email, `wrong ${i}`, `198.51.100.${i + 1}`));
     expect(statuses.slice(0, limit)).toEqual(Array(limit).fill(401));
     expect(statuses[limit]).toBe(429);
     // The attempts were spread over both instances.
     expect(new Set(two.proxy.served.slice(servedBefore))).toEqual(new Set([0, 1]));
+  });
+
+  it('sign-in limits hold under concurrency: 80 parallel wrong passwords over both instances are checked at most as often as the limits allow', async () => {
+    const perAccount = RATE_LIMITS.signInPerAccount.limit;
+    const perAddress = RATE_LIMITS.signInPerIp.limit;
+    const password = 'correct horse battery staple';
+    const account = async (name: string) => {
+      const email = `${name}@example.com`;
+      expect((await createUser(two.store, { email, password })).ok).toBe(true);
+      return email;
+    };
+    const checked = (statuses: number[]) => statuses.filter((s) => s === 401).length;
+    const wrong = (i: number) => `wrong password ${i}`;
+    const parallel = (attempt: (i: number) => Promise<number>) =>
+      Promise.all(Array.from({ length: 80 }, (_, i) => attempt(i)));
+
+    // One address, one account: the account's budget.
+    const one = await account('parallel-one');
+    const sameAddress = await parallel((i) => signIn(one, wrong(i), '203.0.113.10'));
+    expect(checked(sameAddress)).toBe(perAccount);
+    expect(sameAddress.filter((s) => s === 429)).toHaveLength(80 - perAccount);
+    // One account from 80 addresses: still the account's budget.
+    const spread = await account('parallel-spread');
+    const manyAddresses = await parallel((i) => signIn(spread, wrong(i), `203.0.113.${100 + i}`));
+    expect(checked(manyAddresses)).toBe(perAccount);
+    // 80 accounts from one address: the address's budget.
+    const many = await Promise.all(Array.from({ length: 80 }, (_, i) => account(`parallel-many-${i}`)));
+    const oneAddress = await parallel((i) => signIn(many[i] as string, wrong(i), '203.0.113.11'));
+    expect(checked(oneAddress)).toBe(perAddress);
+    expect(oneAddress.filter((s) => s === 429)).toHaveLength(80 - perAddress);
   });
 
   it('a waiting call on instance A is cancelled through instance B: the wait stops and the run is cancelled upstream', async () => {

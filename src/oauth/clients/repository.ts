@@ -6,6 +6,7 @@ import { hashToken, newToken } from '../../security/tokens.js';
 import { OAuthError } from '../errors.js';
 import { CimdFetchError, type CimdFetchOptions, fetchClientMetadataDocument } from './cimd-fetch.js';
 import { type ClientRow, clientRowCache } from './client-cache.js';
+import { fetchOnceAtATime, type ReserveFetch } from './document-fetches.js';
 import {
   applicationTypeOf,
   type ClientMetadata,
@@ -108,6 +109,8 @@ export interface ClientLookupOptions {
    * when the user authorized) is used, so a client's refreshes survive its website being down.
    */
   refreshStaleDocument: boolean;
+  /** Counts a document fetch against the requester's budget (none: not counted, e.g. the CLI). */
+  reserveFetch?: ReserveFetch;
 }
 
 /**
@@ -128,7 +131,10 @@ export async function findClient(
   );
   if (!isUrlClientId(clientId)) return row && row.kind === 'dcr' ? toClient(row) : null;
   if (row && (!options.refreshStaleDocument || (row.expiresAt ?? 0) > now)) return toClient(row);
-  return toClient(await fetchAndStoreDocument(db, clientId, options.cimd, now));
+  const fetched = await fetchOnceAtATime(db, clientId, options.reserveFetch, () =>
+    fetchAndStoreDocument(db, clientId, options.cimd, now),
+  );
+  return toClient(fetched);
 }
 
 async function fetchAndStoreDocument(

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { recordAccountEvent } from '../../accounts/audit.js';
-import { SharedRateLimiter } from '../../accounts/rate-limits.js';
 import { endAllSessions, endSession } from '../../accounts/sessions.js';
 import { authenticate, EMAIL_MAX_LENGTH, normaliseEmail } from '../../accounts/users.js';
 import type { Config } from '../../config.js';
@@ -15,7 +14,8 @@ import { csrfGate } from '../kit/csrf-gate.js';
 import { readForm } from '../kit/form-data.js';
 import { privatePage } from '../layout.js';
 import { safeNext } from '../next.js';
-import { RATE_LIMITS, tooManyAttempts } from '../rate-limits.js';
+import { PasswordAttempts } from '../password-attempts.js';
+import { tooManyAttempts } from '../rate-limits.js';
 import { requireUser, sessionToken, startSession } from '../session.js';
 import { askingApp } from './asking-app.js';
 import { type FormErrors, SignInPage } from './page.js';
@@ -25,10 +25,7 @@ export function signInRoutes(deps: { config: Config; db: Store }) {
   const { config, db } = deps;
   const app = new Hono<AppEnv>();
   const gate = csrfGate(config);
-  const limits = {
-    account: new SharedRateLimiter(db, config, 'signInPerAccount', RATE_LIMITS.signInPerAccount),
-    ip: new SharedRateLimiter(db, config, 'signInPerIp', RATE_LIMITS.signInPerIp),
-  };
+  const attempts = new PasswordAttempts(db, config);
   // Made now, so the first sign-in with an unknown email is not the slow one that tells.
   void dummyPasswordHash();
 
@@ -64,15 +61,12 @@ export function signInRoutes(deps: { config: Config; db: Store }) {
       );
     }
     const ip = clientIp(c, config);
-    for (const [limiter, key] of [
-      [limits.ip, ip],
-      [limits.account, email],
-    ] as const) {
-      const decision = await limiter.check(key);
-      if (!decision.allowed) {
-        await recordAccountEvent(db, { kind: 'sign_in_throttled', status: '429', detail: { ip } });
-        return render({ form: tooManyAttempts(c, decision.retryAfterSeconds) }, 429);
-      }
+    // Reserved before the password is checked, so parallel attempts cannot all pass a check made
+    // before any failure was counted; a right password gives the reservations back.
+    const reserved = await attempts.reserve(ip, email);
+    if (!reserved.allowed) {
+      await recordAccountEvent(db, { kind: 'sign_in_throttled', status: '429', detail: { ip } });
+      return render({ form: tooManyAttempts(c, reserved.retryAfterSeconds) }, 429);
     }
 
     // Over-long input is a wrong password; it is not worth hashing.
@@ -81,14 +75,12 @@ export function signInRoutes(deps: { config: Config; db: Store }) {
         ? await authenticate(db, email, password)
         : null;
     if (!user) {
-      await limits.ip.record(ip);
-      await limits.account.record(email);
       await recordAccountEvent(db, { kind: 'sign_in_failed', status: '401', detail: { ip } });
       c.get('log').info({ event: 'sign_in_failed' }, 'sign-in failed');
       // One message whether the email is unknown or the password wrong.
       return render({ password: 'The email or password is not right. Check both and try again.' }, 401);
     }
-    await limits.account.reset(email);
+    await reserved.succeeded();
     await startSession(c, db, config, user.id);
     await recordAccountEvent(db, { kind: 'sign_in', userId: user.id, detail: { ip } });
     return c.redirect(next ?? '/account', 303);
