@@ -6,7 +6,7 @@ import { type TeamNav, teamPath } from '../frame.js';
 
 /**
  * The team's rules in plain words, on the team page for everyone, and the team setting on reading
- * teammates' work (changeable by owners and admins). The words match what src/teams/tool-policy.ts and
+ * teammates' work (changeable by owners and admins). The words match what src/teams/tool-rules/ and
  * src/teams/member-policy.ts enforce.
  */
 export function TeamRules(props: { c: Context<AppEnv>; ws: TeamNav; settings: TeamSettings }) {
