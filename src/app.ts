@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { SharedRateLimiter } from './accounts/rate-limits.js';
 import type { Config } from './config.js';
 import { isUnstorableText, type OpenStore, scalar } from './db/store/index.js';
 import { compressJson } from './http/compress.js';
@@ -13,12 +14,15 @@ import { requestLog } from './http/request-log.js';
 import { limitBody, securityHeaders } from './http/security.js';
 import type { Logger } from './logger.js';
 import { BearerCheck } from './mcp/auth/authenticate.js';
+import { UPSTREAM_HEADER_REJECTIONS, UpstreamHeaderCheck } from './mcp/auth/upstream-headers.js';
 import { createMcpHttpHandler, type McpHandlerOptions } from './mcp/handler.js';
 import { mcpRoutes } from './mcp/route.js';
 import { requiredScopeForTool, TOOL_SUMMARIES } from './mcp/tools/index.js';
+import { metrics } from './metrics/index.js';
 import { metricsRoutes } from './metrics/route.js';
 import { oauthRoutes } from './oauth/routes.js';
 import type { SecretBox } from './security/secrets.js';
+import { verifyUpstreamToken } from './upstream/verify-credential.js';
 import { authorizeRoutes } from './web/authorize.js';
 import { notFound } from './web/not-found/page.js';
 import { webRoutes } from './web/routes.js';
@@ -110,8 +114,23 @@ export function createApp(deps: AppDeps): App {
     },
   );
   const bearers = new BearerCheck(db, deps.secrets, config);
-  // Before the browser session: /mcp is bearer-only, and a handler that answers ends the chain.
-  app.route('/', mcpRoutes({ config, db, logger, bearers, handler: mcp, requiredScopeForTool }));
+  const upstreamHeaders = new UpstreamHeaderCheck({
+    config,
+    verify: (token) =>
+      verifyUpstreamToken({
+        searchUrl: deps.upstream.searchUrl,
+        tokenHeader: config.upstream.tokenHeader,
+        token,
+        observe: metrics.observeUpstream,
+      }),
+    rejections: new SharedRateLimiter(db, config, 'upstream-header rejections', UPSTREAM_HEADER_REJECTIONS),
+  });
+  // Before the browser session: /mcp takes a bearer or the upstream headers, never a cookie, and a
+  // handler that answers ends the chain.
+  app.route(
+    '/',
+    mcpRoutes({ config, db, logger, bearers, upstreamHeaders, handler: mcp, requiredScopeForTool }),
+  );
 
   app.use(sessionMiddleware({ db, config }));
 

@@ -49,6 +49,8 @@ export interface Config {
     upstreamTimeoutMs: number;
     /** Most upstream polls a second for waiting calls, the whole process (src/mcp/waiting/poll-budget.ts). */
     pollsPerSecond: number;
+    /** ALLOW_UPSTREAM_HEADERS: /mcp serves a client that sends the two upstream headers instead of a bearer. */
+    acceptUpstreamHeaders: boolean;
   };
   /** Origins besides PUBLIC_URL's that may call /mcp from a browser (DNS-rebinding defence). */
   allowedOrigins: string[];
@@ -132,7 +134,7 @@ const wholeNumber = (fallback: string, min: number, max: number, unit: string) =
     )
     .transform(Number);
 
-const schema = z.object({
+export const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port(8787),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -174,6 +176,7 @@ const schema = z.object({
     .refine((v) => /^\d+$/.test(v), 'must be a whole number of milliseconds')
     .transform(Number),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  ALLOW_UPSTREAM_HEADERS: z.enum(['true', 'false']).default('true'),
   ACCESS_TOKEN_TTL_SECONDS: z
     .string()
     .default('3600')
@@ -305,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxResultBytes: e.MAX_RESULT_BYTES,
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       pollsPerSecond: e.UPSTREAM_POLLS_PER_SECOND,
+      acceptUpstreamHeaders: e.ALLOW_UPSTREAM_HEADERS === 'true',
     },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN ?? null,

@@ -4,9 +4,7 @@ import { changed, first, type Store, workspaceSubject } from '../db/store/index.
 import { SecretBox } from '../security/secrets.js';
 import { recordAccountEvent } from './audit.js';
 
-/** Upstream API tokens are header values: visible ASCII, no spaces. */
-export const UPSTREAM_TOKEN_MAX_LENGTH = 512;
-export const UPSTREAM_USER_ID_MAX_LENGTH = 128;
+export { UPSTREAM_TOKEN_MAX_LENGTH, UPSTREAM_USER_ID_MAX_LENGTH } from '../upstream/credential-shape.js';
 
 /**
  * The upstream user id a member acts as when none was entered: stable, derived from the account id,

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store/index.js';
+import { clientIp } from '../http/client-ip.js';
 import type { AppEnv } from '../http/env.js';
 import { nodeResponse } from '../http/node-response.js';
 import type { Logger } from '../logger.js';
@@ -12,6 +13,7 @@ import { formatScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import type { BearerCheck } from './auth/authenticate.js';
 import { auditIdentity, type Caller } from './auth/caller.js';
 import { beyondCeilingResult, checkScopes, type ToolRefusal } from './auth/scope-check.js';
+import type { UpstreamHeaderCheck } from './auth/upstream-headers.js';
 
 /** The MCP handler the route hands authenticated requests to (SDK v2 `createMcpHandler` underneath). */
 export interface McpRequestHandler {
@@ -36,6 +38,8 @@ export interface McpRouteDeps {
   db: Store;
   /** The bearer check, with its cache of recent answers (authenticate.ts). */
   bearers: BearerCheck;
+  /** The two upstream headers as a way in, for a request without a bearer (auth/upstream-headers.ts). */
+  upstreamHeaders: UpstreamHeaderCheck;
   logger: Logger;
   handler: McpRequestHandler;
   /** The scope a tools/call needs, by tool name; undefined for unknown tools (the handler answers). */
@@ -44,7 +48,8 @@ export interface McpRouteDeps {
 
 /**
  * /mcp: Origin check (DNS rebinding, MCP transport spec "Security Warning"), bearer check with
- * RFC 6750 / RFC 9728 challenges, scope enforcement on tools/call, then the stateless MCP handler.
+ * RFC 6750 / RFC 9728 challenges (or, with no bearer, the two upstream headers), scope enforcement on
+ * tools/call, then the stateless MCP handler.
  */
 export function mcpRoutes(deps: McpRouteDeps) {
   const app = new Hono<AppEnv>();
@@ -59,6 +64,9 @@ export function mcpRoutes(deps: McpRouteDeps) {
     `Bearer ${Object.entries({ resource_metadata: metadataUrl, ...params })
       .map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`)
       .join(', ')}`;
+
+  const { tokenHeader, userHeader } = config.upstream;
+  const headersChallenge = `Upstream-Headers token_header="${tokenHeader}", user_header="${userHeader}"`;
 
   const jsonRpcError = (code: number, message: string) => ({
     jsonrpc: '2.0',
@@ -85,22 +93,44 @@ export function mcpRoutes(deps: McpRouteDeps) {
 
     const authorization = c.req.header('authorization');
     const match = authorization ? /^Bearer ([\x21-\x7e]+)$/i.exec(authorization.trim()) : null;
-    if (!match?.[1]) {
-      // RFC 6750 §3.1: no error code when the request carried no credentials at all.
-      return c.json(jsonRpcError(-32001, 'Authentication required: connect this server with OAuth.'), 401, {
-        'WWW-Authenticate': challenge({ scope: allScopes }),
-      });
-    }
-    const token = match[1];
-    const verified = await deps.bearers.verify(token);
-    if (!verified.ok) {
-      return c.json(jsonRpcError(-32001, verified.reason), 401, {
-        'WWW-Authenticate': challenge({
-          error: 'invalid_token',
-          error_description: verified.reason,
-          scope: allScopes,
-        }),
-      });
+    let verified: { caller: Caller; ceiling: ReadonlySet<Scope> | null; expiresAt?: number };
+    let token: string;
+    if (match?.[1]) {
+      token = match[1];
+      const bearer = await deps.bearers.verify(token);
+      if (!bearer.ok) {
+        return c.json(jsonRpcError(-32001, bearer.reason), 401, {
+          'WWW-Authenticate': challenge({
+            error: 'invalid_token',
+            error_description: bearer.reason,
+            scope: allScopes,
+          }),
+        });
+      }
+      verified = bearer;
+    } else {
+      const direct = await deps.upstreamHeaders.resolve(
+        (name) => c.req.header(name),
+        () => clientIp(c, config),
+      );
+      if (direct.kind === 'absent') {
+        // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+        return c.json(jsonRpcError(-32001, 'Authentication required: connect this server with OAuth.'), 401, {
+          'WWW-Authenticate': challenge({ scope: allScopes }),
+        });
+      }
+      if (direct.kind === 'refused') {
+        c.get('log').info({ status: direct.status, reason: 'upstream_headers' }, 'upstream headers refused');
+        // A 401 must name a scheme (RFC 9110 §11.6.1); a client that chose headers gets one no OAuth
+        // client acts on, unless OAuth is the only way left in.
+        const scheme = direct.offerOAuth ? challenge({ scope: allScopes }) : headersChallenge;
+        return c.json(jsonRpcError(-32001, direct.message), direct.status, {
+          ...(direct.status === 401 ? { 'WWW-Authenticate': scheme } : {}),
+          ...(direct.retryAfterSeconds ? { 'Retry-After': String(direct.retryAfterSeconds) } : {}),
+        });
+      }
+      verified = { caller: direct.caller, ceiling: null };
+      token = direct.caller.key;
     }
     const { caller } = verified;
 
@@ -149,7 +179,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
       token,
       clientId: caller.clientId,
       scopes: [...caller.scopes],
-      expiresAt: Math.floor(verified.expiresAt / 1000),
+      ...(verified.expiresAt === undefined ? {} : { expiresAt: Math.floor(verified.expiresAt / 1000) }),
       resource,
       extra: refusal ? { caller, refusal } : { caller },
     };

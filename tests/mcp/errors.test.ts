@@ -80,6 +80,16 @@ describe('every error text is at most three sentences', () => {
     }
   });
 
+  it('a rejected token is named by where it comes from, and the fix follows', () => {
+    const rejected = new UpstreamError({ kind: 'unauthorized', method: 'GET', path: '/x', status: 401 });
+    const tool = ALL_TOOLS[0] as (typeof ALL_TOOLS)[number];
+    expect(SOURCES.map((source) => errorMessage(rejected, tool, source))).toEqual([
+      'The upstream API token linked to this workspace was rejected (401). Ask the user to re-link their API token at https://mcp.example.com/account/credentials; retrying will not help until then.',
+      "The upstream API token this connection sends in X-SERVICE-TOKEN was rejected (401). Ask the user to correct it in their MCP client's configuration of this server; retrying will not help until then.",
+      'The upstream API token in UPSTREAM_TOKEN was rejected (401). Ask the user to correct UPSTREAM_TOKEN where their MCP client starts this server; retrying will not help until then.',
+    ]);
+  });
+
   it('the counter counts what a reader counts', () => {
     expect(sentences('One (422): "Two. Three." Four. Five.')).toBe(2);
     expect(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createLogger } from '../../src/logger.js';
 import { BearerCheck } from '../../src/mcp/auth/authenticate.js';
+import { UpstreamHeaderCheck } from '../../src/mcp/auth/upstream-headers.js';
 import { mcpRoutes } from '../../src/mcp/route.js';
 import { SCOPES, type Scope } from '../../src/oauth/scopes.js';
 import { hashToken } from '../../src/security/tokens.js';
@@ -252,6 +253,12 @@ describe('scope enforcement on tools/call (DESIGN §4, MCP authorization "Scope 
       db: fx.server.db,
       logger: createLogger('silent'),
       bearers: new BearerCheck(fx.server.db, fx.server.secrets, fx.server.config),
+      // Every request here carries a bearer: the upstream headers are never consulted.
+      upstreamHeaders: new UpstreamHeaderCheck({
+        config: fx.server.config,
+        verify: () => Promise.reject(new Error('not consulted')),
+        rejections: { hit: () => Promise.reject(new Error('not consulted')) },
+      }),
       handler: {
         fetch: async (_request, options) => {
           seen.push(options.authInfo.scopes);
