@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
+import { sendOnce } from './attempt.js';
 import {
   creditsFromBody,
   detailFromBody,
@@ -9,33 +9,24 @@ import {
   parseRetryAfter,
   UpstreamError,
 } from './errors.js';
+import type {
+  AttemptObserver,
+  CallOptions,
+  RequestSpec,
+  UpstreamCredentials,
+  UpstreamLogger,
+} from './wire-types.js';
 
-/** The two values a workspace's linked credential supplies, sent as headers on every call. */
-export interface UpstreamCredentials {
-  token: string;
-  userId: string;
-}
-
-/** The only logging the client does: one debug line per attempt, never headers or bodies. */
-/**
- * At most this many connections to each upstream origin, shared by every client of this process;
- * further requests queue in the pool until one is free (their per-attempt timeout runs meanwhile).
- * undici's default dispatcher has no limit: a burst of reads (thousands of waiting calls' polls falling
- * due together) opened a connection for each, and the upstream's listen queue dropped the excess SYNs
- * (`netstat -s`: hundreds of thousands of "SYNs to LISTEN sockets dropped" in one bench run of 10,000
- * waiting calls), so reads waited seconds for a retransmitted connect, timed out or failed as
- * network errors (UND_ERR_CONNECT_TIMEOUT). 256 stays under the listen backlog Node servers have by
- * default (511) and still allows some 1,700 reads/s at 150 ms each (10,000 waiting calls polled every
- * 5 s need 2,000).
- */
-export const UPSTREAM_CONNECTIONS_PER_ORIGIN = 256;
-
-const upstreamPool = new Agent({ connections: UPSTREAM_CONNECTIONS_PER_ORIGIN });
-
-export interface UpstreamLogger {
-  debug(obj: Record<string, unknown>, msg: string): void;
-  warn(obj: Record<string, unknown>, msg: string): void;
-}
+export { UPSTREAM_CONNECTIONS_PER_ORIGIN } from './attempt.js';
+export type {
+  AttemptObserver,
+  CallOptions,
+  Host,
+  Query,
+  RequestSpec,
+  UpstreamCredentials,
+  UpstreamLogger,
+} from './wire-types.js';
 
 export interface UpstreamClientOptions {
   searchUrl: string;
@@ -61,30 +52,8 @@ export interface UpstreamClientOptions {
   observe?: AttemptObserver;
 }
 
-export type AttemptObserver = (host: Host, outcome: number | string, seconds: number) => void;
-
-export type Host = 'search' | 'agent';
-
-export interface RequestSpec {
-  host: Host;
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  query?: Record<string, unknown>;
-  body?: unknown;
-  /** Send the user-id header (every endpoint but GET /api/usage). Default true. */
-  sendUserId?: boolean;
-  signal?: AbortSignal;
-}
-
-/** Per-call options every method accepts. */
-export interface CallOptions {
-  signal?: AbortSignal;
-}
-
-export type Query = RequestSpec['query'];
-
 /**
- * The wire to both upstream hosts (DESIGN.md §1: knows nothing of MCP or OAuth): one keep-alive pool
+ * The wire to both upstream hosts (it knows nothing of MCP or OAuth): one keep-alive pool
  * per origin, per-attempt timeouts, retries of idempotent reads, failures mapped to UpstreamError and
  * bodies parsed leniently. One instance is shared by every request; the caller's credentials are passed
  * to each call. The endpoints are grouped in endpoints/, one file per upstream resource.
@@ -170,7 +139,7 @@ export class UpstreamTransport {
       const started = performance.now();
       let failure: UpstreamError;
       try {
-        const response = await this.attempt(url, spec, headers, body);
+        const response = await sendOnce(url, spec, headers, body, this.timeoutMs);
         const ms = Math.round(performance.now() - started);
         this.observe?.(spec.host, response.status, ms / 1000);
         this.logger?.debug(
@@ -204,80 +173,6 @@ export class UpstreamTransport {
       } catch (cause) {
         throw new UpstreamError({ kind: 'aborted', method: spec.method, path: spec.path, cause });
       }
-    }
-  }
-
-  private async attempt(
-    url: string,
-    spec: RequestSpec,
-    headers: Record<string, string>,
-    body: string | undefined,
-  ): Promise<{ status: number; text: string; retryAfter: string | null }> {
-    // One controller per attempt, aborted by an explicit timer or by the caller's signal through a
-    // listener; both are removed when the attempt ends. So a waiting tool call holds nothing between
-    // polls but its own sleep: AbortSignal.timeout() would leave a timer pending per attempt, and
-    // AbortSignal.any() would register a dependent signal (weak refs, a finalizer) on the call's
-    // long-lived signal at every poll.
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
-    const callerAborted = () => timeout.abort(spec.signal?.reason);
-    if (spec.signal?.aborted) timeout.abort(spec.signal.reason);
-    else spec.signal?.addEventListener('abort', callerAborted, { once: true });
-    const signal = timeout.signal;
-    const fail = (cause: unknown): UpstreamError => {
-      if (spec.signal?.aborted) {
-        return new UpstreamError({ kind: 'aborted', method: spec.method, path: spec.path, cause });
-      }
-      if (timeout.signal.aborted) {
-        return new UpstreamError({
-          kind: 'timeout',
-          method: spec.method,
-          path: spec.path,
-          detail: `no answer within ${this.timeoutMs} ms`,
-          cause,
-        });
-      }
-      return new UpstreamError({
-        kind: 'network',
-        method: spec.method,
-        path: spec.path,
-        detail: networkDetail(cause),
-        cause,
-      });
-    };
-    try {
-      // undici's request(), not fetch(): the same client and keep-alive pool per origin without the
-      // WHATWG Request/Response/Headers and web-stream layers, which cost more than the rest of a
-      // proxied call (bench: a 19 KB GET from the sandbox, 1,054 µs by fetch, 609 µs by request).
-      // It follows no redirects: a 3xx is an unexpected status, as `redirect: 'error'` made it before.
-      let response: Dispatcher.ResponseData;
-      try {
-        response = await request(url, {
-          method: spec.method,
-          headers,
-          body,
-          signal,
-          dispatcher: upstreamPool,
-        });
-      } catch (cause) {
-        throw fail(cause);
-      }
-      try {
-        // Reading the whole body returns the connection to the keep-alive pool.
-        const text = await response.body.text();
-        const retryAfter = response.headers['retry-after'];
-        return {
-          status: response.statusCode,
-          text,
-          retryAfter: (Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) ?? null,
-        };
-      } catch (cause) {
-        response.body.destroy();
-        throw fail(cause);
-      }
-    } finally {
-      clearTimeout(timer);
-      spec.signal?.removeEventListener('abort', callerAborted);
     }
   }
 
@@ -318,11 +213,4 @@ export class UpstreamTransport {
     }
     return url;
   }
-}
-
-function networkDetail(cause: unknown): string {
-  const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause : cause;
-  if (inner && typeof inner === 'object' && 'code' in inner && typeof inner.code === 'string')
-    return inner.code;
-  return inner instanceof Error ? inner.message.slice(0, 200) : 'connection failed';
 }
