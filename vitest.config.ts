@@ -26,6 +26,8 @@ const ONCE = [
   'tests/mcp/direct-replay.test.ts',
   'tests/mcp/sdk-bypass-contract.test.ts',
   'tests/mcp/wait.test.ts',
+  // A connection's toolsets from its URL and headers: nothing of it is read from the database.
+  'tests/mcp/toolsets.test.ts',
   'tests/metrics/config.test.ts',
   'tests/metrics/readme.test.ts',
   'tests/oauth/ssrf.test.ts',

@@ -4,7 +4,8 @@
  * per cent of it on JSON and English) and bytes. Measured through the v2 SDK client against the
  * running gateway, the way a client sees each answer:
  * - tools/list: the model-visible part of each tool (name, title, description, input schema,
- *   annotations), and the whole list as sent (output schemas included);
+ *   annotations), and the whole list as sent (output schemas included); the model-visible list of a
+ *   connection that chose each toolset alone, and of a read-only one;
  * - tool results: the content blocks (text, and resource links as their JSON), which every client
  *   hands to the model; `structuredContent`, which some clients hand over as well; and the whole
  *   result as JSON.
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { request } from 'undici';
+import { TOOLSETS } from '../../src/mcp/tools/toolsets.js';
 import { ROOT } from '../lib/proc.js';
 
 export interface Cost {
@@ -38,6 +40,8 @@ export interface ContextCost {
   results: ResultCost[];
   /** Bytes of the tools/list answer on the wire (2026-07-28, JSON), per Accept-Encoding; absent before. */
   toolsListWire?: Record<'identity' | 'gzip' | 'br', number>;
+  /** The model-visible tools/list of a connection that chose one toolset, or read-only; absent before. */
+  selections?: Array<{ name: string; tools: number; cost: Cost }>;
 }
 
 const META = {
@@ -64,6 +68,38 @@ async function wireBytes(mcpUrl: string, accessToken: string, encoding: string):
 }
 
 type Json = Record<string, unknown>;
+
+/** The tools a connection at `url` (a toolset or read-only variant of /mcp) lists, as sent. */
+async function listAt(url: string, accessToken: string): Promise<Json[]> {
+  const res = await request(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/list',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }),
+  });
+  const answer = (await res.body.json()) as { result?: { tools?: Json[] } };
+  if (!answer.result?.tools) throw new Error(`tools/list at ${url} answered ${res.statusCode}`);
+  return answer.result.tools;
+}
+
+/** Each toolset's model-visible tools/list, and read-only's (./context.ts's rows). */
+async function selectionCosts(mcpUrl: string, accessToken: string): Promise<ContextCost['selections']> {
+  const variants = [
+    ...TOOLSETS.map((t) => ({ name: `toolset ${t}`, url: `${mcpUrl}?toolsets=${t}` })),
+    { name: 'read-only (/mcp/readonly)', url: `${mcpUrl}/readonly` },
+  ];
+  const out: NonNullable<ContextCost['selections']> = [];
+  for (const v of variants) {
+    const tools = await listAt(v.url, accessToken);
+    out.push({ name: v.name, tools: tools.length, cost: cost(JSON.stringify(tools.map(modelVisible))) });
+  }
+  return out;
+}
 
 /** The figures of the code before issue 16 (`npm run bench:context -- --save-before` on that code). */
 export const BEFORE_FILE = join(ROOT, 'bench', 'results', 'context-before.json');
@@ -151,6 +187,7 @@ export async function measureContextCost(mcpUrl: string, accessToken: string): P
         gzip: await wireBytes(mcpUrl, accessToken, 'gzip'),
         br: await wireBytes(mcpUrl, accessToken, 'br'),
       },
+      selections: await selectionCosts(mcpUrl, accessToken),
     };
   } finally {
     await client.close();
@@ -196,6 +233,14 @@ export function contextRows(now: ContextCost, before?: ContextCost): ContextRow[
     rows.push({
       figure: 'tools/list on the wire (2026-07-28 JSON): identity / gzip / br',
       value: `${n(w.identity)} / ${n(w.gzip)} / ${n(w.br)} B`,
+      target: '(reference)',
+      met: null,
+    });
+  }
+  for (const s of now.selections ?? []) {
+    rows.push({
+      figure: `tools/list, model-visible, ${s.name} (${s.tools} tools)`,
+      value: show(s.cost),
       target: '(reference)',
       met: null,
     });

@@ -6,7 +6,6 @@ import type { Config } from '../config.js';
 import type { OpenStore } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
-import type { Scope } from '../oauth/scopes.js';
 import { teamToolPolicy } from '../teams/tool-policy.js';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.js';
 import { DEFAULT_VIEWS_DIR, ViewCatalog } from './apps/catalog.js';
@@ -23,7 +22,6 @@ import { SdkBypass } from './sdk-bypass/bypass.js';
 import type { BypassMode } from './sdk-bypass/paths.js';
 import { ToolsListCache } from './sdk-bypass/tools-list-cache.js';
 import { requestServer } from './serve-request.js';
-import { toolsForScopes } from './tools/index.js';
 import { DEFAULT_TOOL_OPTIONS, type ToolDef, type ToolOptions } from './tools/types.js';
 import { TimerWheel } from './waiting/timer-wheel.js';
 import { WaitScheduler } from './waiting/wait-scheduler.js';
@@ -59,8 +57,6 @@ export interface McpHttpHandler {
     opts: { authInfo: AuthInfo; parsedBody?: unknown; outgoing?: ServerResponse | undefined },
   ): Promise<Response>;
   close(): Promise<void>;
-  /** The tools a grant with these scopes lists (computed once per distinct scope set). */
-  toolsFor(scopes: Iterable<Scope | string>): readonly ToolDef[];
 }
 
 /** Longest shutdown waits for running tool calls to answer (they stop waiting at once). */
@@ -71,7 +67,8 @@ const SSE_KEEP_ALIVE_MS = 15_000;
 /**
  * The /mcp handler: the SDK v2 stateless handler for both protocol eras, with the bypass in front of it
  * for the tool calls it answers itself. Everything expensive is built here, once: the upstream client,
- * each tool's JSON Schemas and handler, and (lazily) one compiled tool list per distinct scope set.
+ * each tool's JSON Schemas and handler, and (lazily) one compiled tool list per distinct reach (scopes
+ * narrowed by the chosen toolsets).
  */
 export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOptions = {}): McpHttpHandler {
   const { logger } = deps;
@@ -140,7 +137,6 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       await listening;
       await inflight.stop();
     },
-    toolsFor: (scopes) => toolsForScopes(scopes),
   };
 }
 

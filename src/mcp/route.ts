@@ -13,7 +13,9 @@ import { formatScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import type { BearerCheck } from './auth/authenticate.js';
 import { auditIdentity, type Caller } from './auth/caller.js';
 import { beyondCeilingResult, checkScopes, type ToolRefusal } from './auth/scope-check.js';
+import { askedSelection, outsideSelection, READ_ONLY_PATH } from './auth/selection.js';
 import type { UpstreamHeaderCheck } from './auth/upstream-headers.js';
+import { narrow, type ToolSelection } from './tools/toolsets.js';
 
 /** The MCP handler the route hands authenticated requests to (SDK v2 `createMcpHandler` underneath). */
 export interface McpRequestHandler {
@@ -29,8 +31,11 @@ export interface McpAuthInfo {
   scopes: string[];
   expiresAt?: number;
   resource?: URL;
-  /** refusal: the tools/call is answered with this result instead of running the tool. */
-  extra: { caller: Caller; refusal?: ToolRefusal };
+  /**
+   * selection: the tools this connection chose (its grant's and its URL's or headers', narrowest);
+   * refusal: the tools/call is answered with this result instead of running the tool.
+   */
+  extra: { caller: Caller; selection: ToolSelection; refusal?: ToolRefusal };
 }
 
 export interface McpRouteDeps {
@@ -75,7 +80,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
   });
 
   // Stateless server (DESIGN.md §3): no SSE stream to resume and no session to delete.
-  app.on(['GET', 'DELETE'], '/mcp', (c) =>
+  app.on(['GET', 'DELETE'], ['/mcp', READ_ONLY_PATH], (c) =>
     c.json(
       jsonRpcError(-32000, 'Method not allowed: this server is stateless; send JSON-RPC with POST.'),
       405,
@@ -85,11 +90,13 @@ export function mcpRoutes(deps: McpRouteDeps) {
     ),
   );
 
-  app.post('/mcp', async (c) => {
+  app.on('POST', ['/mcp', READ_ONLY_PATH], async (c) => {
     const origin = c.req.header('origin');
     if (origin !== undefined && !allowedOrigins.has(origin)) {
       return c.json(jsonRpcError(-32600, `Origin ${origin.slice(0, 100)} is not allowed.`), 403);
     }
+    const asked = askedSelection(new URL(c.req.url), (name) => c.req.header(name));
+    if (!asked.ok) return c.json(jsonRpcError(-32602, asked.message), 400);
 
     const authorization = c.req.header('authorization');
     const match = authorization ? /^Bearer ([\x21-\x7e]+)$/i.exec(authorization.trim()) : null;
@@ -133,6 +140,8 @@ export function mcpRoutes(deps: McpRouteDeps) {
       token = direct.caller.key;
     }
     const { caller } = verified;
+    // An upstream user has no grant, so nothing chosen beyond the request itself.
+    const selection = caller.kind === 'member' ? narrow(caller.selection, asked.selection) : asked.selection;
 
     let parsedBody: unknown;
     let refusal: ToolRefusal | undefined;
@@ -143,16 +152,28 @@ export function mcpRoutes(deps: McpRouteDeps) {
       } catch {
         return c.json(jsonRpcError(-32700, 'Parse error: the body is not valid JSON.'), 400);
       }
-      const verdict = checkScopes(parsedBody, caller.scopes, verified.ceiling, deps.requiredScopeForTool);
-      if (verdict.kind === 'beyond-ceiling') {
-        metrics.toolCalls.labels(verdict.tool, 'refused').inc();
+      // A tool the connection did not choose is refused as such, before any scope step-up: choosing
+      // fewer tools is no reason to ask for more permissions.
+      const outside = outsideSelection(parsedBody, selection);
+      const verdict = outside
+        ? ({ kind: 'allowed' } as const)
+        : checkScopes(parsedBody, caller.scopes, verified.ceiling, deps.requiredScopeForTool);
+      const refused = async (tool: string, detail: Record<string, unknown>) => {
+        metrics.toolCalls.labels(tool, 'refused').inc();
         await audit({
           ...auditIdentity(caller),
-          tool: verdict.tool,
+          tool,
           status: 'refused',
           durationMs: 0,
-          detail: { reason: 'scope_ceiling', scope: verdict.scope },
+          detail,
         });
+      };
+      if (outside) {
+        await refused(outside.tool, { reason: outside.reason, toolset: outside.toolset });
+        refusal = outside.refusal;
+      }
+      if (verdict.kind === 'beyond-ceiling') {
+        await refused(verdict.tool, { reason: 'scope_ceiling', scope: verdict.scope });
         refusal = beyondCeilingResult(verdict);
       }
       if (verdict.kind === 'step-up') {
@@ -181,7 +202,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
       scopes: [...caller.scopes],
       ...(verified.expiresAt === undefined ? {} : { expiresAt: Math.floor(verified.expiresAt / 1000) }),
       resource,
-      extra: refusal ? { caller, refusal } : { caller },
+      extra: refusal ? { caller, selection, refusal } : { caller, selection },
     };
     return deps.handler.fetch(
       c.req.raw,

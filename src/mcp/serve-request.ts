@@ -2,13 +2,14 @@ import type { ServerResponse } from 'node:http';
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
 import type { ViewNegotiation } from './apps/negotiate.js';
 import type { Caller } from './auth/caller.js';
+import { reachOfAuth } from './catalog/call-env.js';
 import type { CompiledTool } from './catalog/catalog.js';
 import type { CompiledCatalog } from './catalog/compiled-catalog.js';
 import { PerRequestServers } from './per-request-server.js';
 import type { SdkBypass } from './sdk-bypass/bypass.js';
 import { type BypassMode, decide, type RequestFacts } from './sdk-bypass/paths.js';
 import type { ToolsListCache } from './sdk-bypass/tools-list-cache.js';
-import { requiredScopeForTool, scopeKey, toolByName } from './tools/index.js';
+import { requiredScopeForTool, toolByName } from './tools/index.js';
 
 export interface RequestServerParts {
   compiled: CompiledCatalog;
@@ -32,20 +33,17 @@ export function requestServer(parts: RequestServerParts) {
     caller: Caller | undefined,
     outgoing: ServerResponse | undefined,
   ): Promise<Response> => {
+    const reach = reachOfAuth(authInfo);
     if (body === undefined)
       return servers.serve(request, authInfo, undefined, {
         kind: 'surface',
-        tools: compiled.forScopes(authInfo.scopes),
+        tools: compiled.forReach(reach),
         views: false,
       });
     const views = parts.views.declared(body, caller);
-    // The listing depends on the scopes and on whether the client renders views (a 2025-era client's
-    // body does not say so: it said it at initialize).
-    const cacheable = listCache.keyFor(
-      request,
-      body,
-      `${scopeKey(authInfo.scopes)}${views ? ' +views' : ''}`,
-    );
+    // The listing depends on the scopes and chosen toolsets, and on whether the client renders views
+    // (a 2025-era client's body does not say so: it said it at initialize).
+    const cacheable = listCache.keyFor(request, body, `${reach.key}${views ? ' +views' : ''}`);
     const hit = cacheable && listCache.replay(cacheable.key, cacheable.id);
     if (hit) return hit;
     const facts = requestFacts(request, body, authInfo, compiled);
@@ -55,7 +53,7 @@ export function requestServer(parts: RequestServerParts) {
     const tool = facts.tool as CompiledTool;
     switch (decision.path) {
       case 'sdk': {
-        const plan = { kind: 'surface', tools: compiled.forScopes(authInfo.scopes), views } as const;
+        const plan = { kind: 'surface', tools: compiled.forReach(reach), views } as const;
         const response = await servers.serve(request, own, body, plan);
         return cacheable ? listCache.capture(cacheable.key, cacheable.id, response) : response;
       }

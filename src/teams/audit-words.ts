@@ -16,6 +16,10 @@ export function refusalWords(detail: Record<string, unknown>): string {
       return 'members of this team read only their own runs, schedules and searches';
     case 'team_webhook':
       return 'they may not change the team webhook';
+    case 'read_only':
+      return 'the connection is read-only';
+    case 'toolset':
+      return `the connection did not choose the toolset ${typeof detail.toolset === 'string' ? detail.toolset.replaceAll('_', ' ') : 'of that tool'}`;
     case 'insufficient_scope':
       return 'the connection lacks that permission';
     case 'scope_ceiling':

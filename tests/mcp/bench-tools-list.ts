@@ -12,6 +12,7 @@ import { createLogger } from '../../src/logger.js';
 import type { Caller } from '../../src/mcp/auth/caller.js';
 import { createMcpHttpHandler } from '../../src/mcp/handler.js';
 import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
+import { EVERY_TOOL } from '../../src/mcp/tools/toolsets.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { listen } from '../../src/server.js';
 import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
@@ -35,6 +36,7 @@ const caller: Caller = {
   workspaceId: 'w',
   clientId: 'c',
   scopes: [...SCOPES],
+  selection: EVERY_TOOL,
   team: { role: 'owner', canChangeWebhook: null, membersReadTeamWork: true },
   upstream: { token: 't', userId: 'u' },
 };

@@ -9,6 +9,7 @@ import { SERVER_INFO } from '../../src/mcp/handler.js';
 import { DirectCalls } from '../../src/mcp/sdk-bypass/direct-call.js';
 import { plainToolCall } from '../../src/mcp/sdk-bypass/direct-wire.js';
 import { DirectWaitingCall } from '../../src/mcp/sdk-bypass/waiting-direct.js';
+import { EVERY_TOOL } from '../../src/mcp/tools/toolsets.js';
 import { DEFAULT_TOOL_OPTIONS, defineTool, READ, type ToolDef } from '../../src/mcp/tools/types.js';
 import { TimerWheel } from '../../src/mcp/waiting/timer-wheel.js';
 import { WaitScheduler } from '../../src/mcp/waiting/wait-scheduler.js';
@@ -40,6 +41,7 @@ const base = {
   summary: 'A tool of this test.',
   description: 'A tool of this test.',
   scope: 'searches:read' as const,
+  toolset: 'searches' as const,
   input: z.strictObject({ n: z.number().optional() }),
   annotations: READ,
 };
@@ -101,6 +103,7 @@ const caller: Caller = {
   userId: 'user-1',
   workspaceId: 'workspace-1',
   clientId: 'client-1',
+  selection: EVERY_TOOL,
   scopes: ['searches:read'],
   team: { role: 'owner', canChangeWebhook: null, membersReadTeamWork: true },
   upstream: { token: 'upstream-token', userId: 'analyst-1' },

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { ListResourcesResult, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import type { Logger } from '../../logger.js';
-import { scopeKey, toolByName } from '../tools/index.js';
+import { type Reach, toolByName } from '../tools/index.js';
 import { VIEWS, type ViewDef } from './definitions.js';
 
 /** `dist/views/` at the package root, whether running from src/ (tsx) or dist/src/ (compiled). */
@@ -72,13 +72,11 @@ export class ViewCatalog {
   }
 
   /** resources/list for a client that declared the extension: the views of the tools it may call. */
-  listFor(scopes: Iterable<string>): ListResourcesResult {
-    const key = scopeKey(scopes);
-    let answer = this.lists.get(key);
+  listFor(reach: Reach): ListResourcesResult {
+    let answer = this.lists.get(reach.key);
     if (!answer) {
-      const granted = new Set(key.split(' '));
       const resources: Resource[] = [...this.byUri.values()]
-        .filter((v) => v.tools.some((t) => granted.has(toolByName(t)?.scope ?? '')))
+        .filter((v) => v.tools.some((t) => reach.has(t)))
         .map((v) => ({
           uri: v.uri,
           name: v.name,
@@ -88,7 +86,7 @@ export class ViewCatalog {
           _meta: UI_META,
         }));
       answer = { resources };
-      this.lists.set(key, answer);
+      this.lists.set(reach.key, answer);
     }
     return answer;
   }

@@ -9,6 +9,7 @@ import { parseScopes, type Scope } from '../../oauth/scopes.js';
 import { oncePer } from '../../once-per.js';
 import type { SecretBox } from '../../security/secrets.js';
 import { hashToken } from '../../security/tokens.js';
+import { EVERY_TOOL } from '../tools/toolsets.js';
 import { BearerCache, type BearerOwner } from './bearer-cache.js';
 import type { Caller, MemberCaller } from './caller.js';
 
@@ -163,6 +164,7 @@ async function resolve(
         workspaceId,
         clientId: row.clientId,
         scopes,
+        selection: EVERY_TOOL,
         team: {
           role: row.memberRole,
           canChangeWebhook: row.memberCanChangeWebhook,

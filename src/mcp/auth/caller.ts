@@ -1,5 +1,6 @@
 import type { WorkspaceRole } from '../../accounts/workspaces.js';
 import type { Scope } from '../../oauth/scopes.js';
+import type { ToolSelection } from '../tools/toolsets.js';
 
 /** The member's place in the team, read with the grant; src/teams/tool-policy.ts applies it. */
 export interface CallerTeam {
@@ -36,6 +37,8 @@ export interface MemberCaller extends CallerBase {
   grantId: string;
   userId: string;
   workspaceId: string;
+  /** The toolsets and read-only switch chosen for the grant (at consent, or for the access token). */
+  selection: ToolSelection;
   team: CallerTeam;
   /**
    * Decrypted for this request only, on first read; null when the workspace has no linked credential.

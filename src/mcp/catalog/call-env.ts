@@ -1,5 +1,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller.js';
+import { type Reach, reachOf } from '../tools/index.js';
+import { EVERY_TOOL, type ToolSelection } from '../tools/toolsets.js';
 
 /**
  * What a tool call needs from the exchange that carries it, without MCP SDK types: who calls, the
@@ -10,6 +12,11 @@ import type { Caller } from '../auth/caller.js';
  */
 export interface CallEnv {
   caller: Caller | undefined;
+  /**
+   * The tools the connection chose (the route's narrowest of grant, URL and headers), checked again
+   * by executeIn. The bypass paths leave it out: the route has already answered a call outside it.
+   */
+  selection?: ToolSelection;
   requestId: string | number;
   /** Sends `notifications/progress` for this call; null when the client sent no progress token. */
   notify: ((progress: number, message: string) => void) | null;
@@ -29,6 +36,18 @@ export function callerOf(ctx: ServerContext): Caller | undefined {
   return extra?.caller;
 }
 
+/** The selection the route put on a request's auth info; every tool when there is none. */
+export function selectionOf(authInfo: { extra?: Record<string, unknown> } | undefined): ToolSelection {
+  return (authInfo?.extra?.selection as ToolSelection | undefined) ?? EVERY_TOOL;
+}
+
+/** What a request may see and call: its scopes narrowed by its selection. */
+export function reachOfAuth(
+  authInfo: { scopes: string[]; extra?: Record<string, unknown> } | undefined,
+): Reach {
+  return reachOf(authInfo?.scopes ?? [], selectionOf(authInfo));
+}
+
 /** The notification a progress report becomes (MCP "Progress": token, progress, total, message). */
 export function progressNotification(
   progressToken: string | number,
@@ -45,6 +64,7 @@ export function callEnvOf(ctx: ServerContext): CallEnv {
   const progressToken = ctx.mcpReq._meta?.progressToken;
   return {
     caller: callerOf(ctx),
+    selection: selectionOf(ctx.http?.authInfo),
     requestId: ctx.mcpReq.id,
     notify:
       progressToken === undefined

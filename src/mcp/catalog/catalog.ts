@@ -15,6 +15,7 @@ import type { CancellationRegistry } from '../cancellation/inflight.js';
 import { UNTRUSTED_NOTICE } from '../results/fence.js';
 import { dropNulls } from '../results/format.js';
 import { capResult, describeTruncation, type Shaped } from '../results/shape.js';
+import { outsideReason, outsideSelectionText, selects } from '../tools/toolsets.js';
 import type { ToolDef, ToolOptions, ToolOutput } from '../tools/types.js';
 import { progressReporter } from '../waiting/wait.js';
 import type { WaitScheduler } from '../waiting/wait-scheduler.js';
@@ -209,6 +210,10 @@ export async function executeIn(
       'no_caller',
       'This request carries no signed-in caller; reconnect to the server and sign in again.',
     );
+  }
+  if (env.selection && !selects(env.selection, def)) {
+    await audit('refused', { reason: outsideReason(env.selection, def), toolset: def.toolset });
+    return refuse('selection', outsideSelectionText(env.selection, def));
   }
   if (!caller.scopes.includes(def.scope)) {
     await audit('error', { reason: 'insufficient_scope' });

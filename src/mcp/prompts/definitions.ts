@@ -1,4 +1,3 @@
-import type { Scope } from '../../oauth/scopes.js';
 import { USER_PLATFORMS } from '../tools/common.js';
 
 /**
@@ -19,8 +18,11 @@ export interface PromptDef {
   title: string;
   description: string;
   arguments: readonly PromptArgumentDef[];
-  /** Scopes the tools it names need: the prompt is listed only for grants that have them. */
-  scopes: readonly Scope[];
+  /**
+   * The tools its steps rely on: the prompt is listed only to a connection that may call every one of
+   * them (its scopes and chosen toolsets).
+   */
+  tools: readonly string[];
   render(args: Record<string, string>, today: Date): string;
 }
 
@@ -53,7 +55,7 @@ export const PROMPTS: readonly PromptDef[] = [
         required: false,
       },
     ],
-    scopes: ['searches:write', 'searches:read'],
+    tools: ['submit_keyword_search', 'get_keyword_search_topic_tree', 'get_keyword_search_posts_data'],
     render(a, today) {
       const days = dayCount(a.days, 7);
       const platforms = a.platforms ? `, platforms [${a.platforms}]` : '';
@@ -83,7 +85,7 @@ export const PROMPTS: readonly PromptDef[] = [
         values: USER_PLATFORMS,
       },
     ],
-    scopes: ['searches:write', 'searches:read'],
+    tools: ['submit_user_search', 'get_user_search_posts_data'],
     render(a) {
       const platform = a.platform || 'twitter';
       const handle = (a.handle ?? '').replace(/^@/, '');
@@ -109,7 +111,7 @@ export const PROMPTS: readonly PromptDef[] = [
       { name: 'brand_b', description: 'Second brand, product or topic.', required: true },
       { name: 'days', description: 'How many days back to look (default 7).', required: false },
     ],
-    scopes: ['searches:write', 'searches:read'],
+    tools: ['submit_keyword_search', 'get_keyword_search_topic_tree'],
     render(a, today) {
       const start = daysAgo(today, dayCount(a.days, 7));
       return [
@@ -140,7 +142,13 @@ export const PROMPTS: readonly PromptDef[] = [
         values: ['1', '2', '3', '4'],
       },
     ],
-    scopes: ['agent:write', 'agent:read'],
+    tools: [
+      'start_agent_run',
+      'create_agent_schedule',
+      'list_agent_schedule_runs',
+      'get_agent_run',
+      'pause_agent_schedule',
+    ],
     render(a) {
       const topic = a.topic ?? '';
       const day = DAYS.indexOf((a.day || 'monday').toLowerCase() as (typeof DAYS)[number]);

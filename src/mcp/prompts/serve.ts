@@ -4,33 +4,32 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
-import { scopeKey } from '../tools/index.js';
+import type { Reach } from '../tools/index.js';
 import { PROMPTS } from './definitions.js';
 
 /** Longest argument value a prompt takes (they are sentences and handles, not documents). */
 const MAX_ARGUMENT_CHARS = 500;
 
 /**
- * prompts/list and prompts/get, built once: the list a grant sees (prompts whose tools its scopes
- * allow) is computed once per scope set; a get checks the arguments and renders the text.
+ * prompts/list and prompts/get, built once: the list a connection sees (prompts whose tools it may
+ * call: its scopes and chosen toolsets) is computed once per reach; a get checks the arguments and
+ * renders the text.
  */
 export class PromptCatalog {
   private readonly lists = new Map<string, ListPromptsResult>();
 
-  listFor(scopes: Iterable<string>): ListPromptsResult {
-    const key = scopeKey(scopes);
-    let answer = this.lists.get(key);
+  listFor(reach: Reach): ListPromptsResult {
+    let answer = this.lists.get(reach.key);
     if (!answer) {
-      const granted = new Set(key.split(' '));
       answer = {
-        prompts: PROMPTS.filter((p) => p.scopes.every((s) => granted.has(s))).map((p) => ({
+        prompts: PROMPTS.filter((p) => p.tools.every((t) => reach.has(t))).map((p) => ({
           name: p.name,
           title: p.title,
           description: p.description,
           arguments: p.arguments.map(({ name, description, required }) => ({ name, description, required })),
         })),
       };
-      this.lists.set(key, answer);
+      this.lists.set(reach.key, answer);
     }
     return answer;
   }
@@ -38,11 +37,10 @@ export class PromptCatalog {
   get(
     name: string,
     raw: Record<string, string> | undefined,
-    scopes: Iterable<string>,
+    reach: Reach,
     today = new Date(),
   ): GetPromptResult {
-    const granted = new Set(scopes);
-    const prompt = PROMPTS.find((p) => p.name === name && p.scopes.every((s) => granted.has(s)));
+    const prompt = PROMPTS.find((p) => p.name === name && p.tools.every((t) => reach.has(t)));
     if (!prompt)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No prompt named ${name.slice(0, 60)}.`);
     const args: Record<string, string> = {};

@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { type CatalogDeps, execute, type ToolOutcome } from '../catalog/catalog.js';
 import { UNTRUSTED_NOTICE } from '../results/fence.js';
-import { scopeKey, toolByName } from '../tools/index.js';
+import { type Reach, toolByName } from '../tools/index.js';
 import type { ToolDef } from '../tools/types.js';
 import { matchUri, TEMPLATES, type TemplateDef } from './templates.js';
 
@@ -32,8 +32,8 @@ function readError(uri: string, outcome: Extract<ToolOutcome, { ok: false }>): E
 }
 
 /**
- * resources/templates/list and resources/read, built once. The templates a grant sees are those whose
- * read tool its scopes allow (answers precomputed per scope set, like tools/list). A read runs the
+ * resources/templates/list and resources/read, built once. The templates a connection sees are those
+ * whose read tool it may call (answers computed once per reach, like tools/list). A read runs the
  * template's read tool through `execute`, the same path as a tools/call: scope, caller mapping, team
  * policy, upstream errors and the audit (marked `via: resource`).
  */
@@ -44,13 +44,11 @@ export class ResourceReader {
     for (const template of TEMPLATES) toolOf(template);
   }
 
-  templatesFor(scopes: Iterable<string>): ListResourceTemplatesResult {
-    const key = scopeKey(scopes);
-    let answer = this.lists.get(key);
+  templatesFor(reach: Reach): ListResourceTemplatesResult {
+    let answer = this.lists.get(reach.key);
     if (!answer) {
-      const granted = new Set(key.split(' '));
       answer = {
-        resourceTemplates: TEMPLATES.filter((t) => granted.has(toolOf(t).scope)).map((t) => ({
+        resourceTemplates: TEMPLATES.filter((t) => reach.has(t.tool)).map((t) => ({
           name: t.name,
           title: t.title,
           uriTemplate: t.uriTemplate,
@@ -58,7 +56,7 @@ export class ResourceReader {
           mimeType: t.mimeType,
         })),
       };
-      this.lists.set(key, answer);
+      this.lists.set(reach.key, answer);
     }
     return answer;
   }

@@ -18,6 +18,7 @@ export const getIntegrationSetup = defineTool({
   summary: 'Show the webhook URL that receives completed search results.',
   description: 'Shows the webhook URL (return_url) that receives completed search results. Free.',
   scope: 'account:read',
+  toolset: 'account',
   input: z.strictObject({}),
   output: setupOutput,
   annotations: READ,
@@ -37,6 +38,7 @@ export const updateIntegrationSetup = defineTool({
   summary: 'Set the webhook URL that receives completed search results.',
   description: "Sets the webhook URL: every completed search's result is POSTed there.",
   scope: 'account:write',
+  toolset: 'account',
   input: z.strictObject({
     return_url: z
       .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
@@ -65,6 +67,7 @@ export const usage = defineTool({
   summary: 'Search counts of the last 12 months, per user.',
   description: 'Search counts of the last 12 months, in total and per user. Free.',
   scope: 'account:read',
+  toolset: 'account',
   input: z.strictObject({}),
   output: usageOutput,
   annotations: READ,
@@ -80,6 +83,7 @@ export const getUsageByMonth = defineTool({
   summary: 'Search counts of one month (YYYY-MM), per user.',
   description: 'Search counts of one month, in total and per user. Free.',
   scope: 'account:read',
+  toolset: 'account',
   input: z.strictObject({
     month: z
       .string()

@@ -59,6 +59,7 @@ export const startAgentRun = defineTool({
   description:
     'Researches a question across social platforms and writes a report (signals, evidence, confidence); waits 3–5 minutes. Spends up to available_credits agent credits.',
   scope: 'agent:write',
+  toolset: 'agent_runs',
   input: z.strictObject({
     question: text(2000),
     mode: modeArg.optional(),
@@ -137,6 +138,7 @@ export const listAgentRuns = defineTool({
   description:
     'Lists agent runs of this account: question, status, confidence, pinned, label, dates; no reports. Free.',
   scope: 'agent:read',
+  toolset: 'agent_runs',
   input: z.strictObject({
     status: z.enum(RUN_STATUSES).optional(),
     user_id: text(200).optional().describe('Only runs of this upstream user.'),
@@ -166,6 +168,7 @@ export const getAgentRun = defineTool({
   summary: 'Status, progress and (when completed) the full report of one agent run.',
   description: 'Reads one agent run: progress, or the report once completed. Free; does not wait.',
   scope: 'agent:read',
+  toolset: 'agent_runs',
   input: z.strictObject({ run_id: uuidArg, detail: detailArg.optional() }),
   output: runOutputSchema,
   annotations: READ,
@@ -189,6 +192,7 @@ export const cancelAgentRun = defineTool({
   summary: 'Stop a pending or running agent run (it ends as failed).',
   description: 'Stops a pending or running agent run; it ends as failed.',
   scope: 'agent:write',
+  toolset: 'agent_runs',
   input: runIdInput,
   output: z.looseObject({ id: z.string(), status: z.string().optional(), cancelled: z.boolean().optional() }),
   annotations: DESTROY,
@@ -207,6 +211,7 @@ export const rerunAgentRun = defineTool({
   description:
     'Starts a failed, waiting or running run again (not a completed one), without waiting. Spends agent credits.',
   scope: 'agent:write',
+  toolset: 'agent_runs',
   input: runIdInput,
   output: z.looseObject({ id: z.string(), status: z.string().optional() }),
   annotations: { ...CREATE, idempotentHint: false },
@@ -228,6 +233,7 @@ export const updateAgentRun = defineTool({
   summary: 'Set the label and/or pinned flag of an agent run.',
   description: "Sets a run's label and/or pinned flag (at least one).",
   scope: 'agent:write',
+  toolset: 'agent_runs',
   input: z
     .strictObject({
       run_id: uuidArg,
@@ -254,6 +260,7 @@ export const deleteAgentRun = defineTool({
   summary: 'Delete a completed or failed agent run from the lists.',
   description: 'Deletes a completed or failed agent run from the lists (cancel a running one first).',
   scope: 'agent:write',
+  toolset: 'agent_runs',
   input: runIdInput,
   output: z.looseObject({ id: z.string(), discarded: z.boolean().optional() }),
   annotations: DESTROY,

@@ -27,6 +27,7 @@ export const submitExpertSearch = defineTool({
   description:
     'Finds experts with the described expertise and waits: titles, contacts, why they match. Needs the producer permission; costs 1 search credit.',
   scope: 'searches:write',
+  toolset: 'experts',
   input: z.strictObject({
     query: z.string().min(1).max(500).describe('The expertise wanted, e.g. "virologists in West Africa".'),
     detail: detailArg.optional(),
@@ -73,6 +74,7 @@ export const getExpertSearch = defineTool({
   summary: 'Status and (when completed) the experts found by one expert search.',
   description: 'Reads one expert search: status, and the experts once completed. Free; does not wait.',
   scope: 'searches:read',
+  toolset: 'experts',
   input: z.strictObject({ search_id: searchIdArg, detail: detailArg.optional() }),
   output: expertOutputSchema,
   annotations: READ,
@@ -95,6 +97,7 @@ export const getExpertSearches = defineTool({
   summary: 'List expert searches of this account, 100 per page.',
   description: 'Lists expert searches of this account (id, query, status, dates). Free.',
   scope: 'searches:read',
+  toolset: 'experts',
   input: z.strictObject({ page: pageArg.optional(), show: z.enum(EXPERT_STATUSES).optional() }),
   output: z.looseObject({ searches: z.array(searchRecord) }),
   annotations: READ,

@@ -4,6 +4,7 @@ import { agentRunTools } from './agent-runs.js';
 import { expertSearchTools } from './expert-search.js';
 import { keywordSearchTools } from './keyword-search.js';
 import { scheduleTools } from './schedules.js';
+import { EVERY_TOOL, selectionKey, selects, type ToolSelection } from './toolsets.js';
 import type { ToolDef } from './types.js';
 import { userSearchTools } from './user-search.js';
 
@@ -52,6 +53,33 @@ export function toolsForScopes(scopes: Iterable<string>): readonly ToolDef[] {
     byScopeSet.set(key, tools);
   }
   return tools;
+}
+
+/**
+ * What one connection may see and call: the tools its scopes allow, narrowed by its toolset selection.
+ * Listings (tools, prompts, resource templates, views) follow it and are cached on its key.
+ */
+export interface Reach {
+  /** Canonical: scopes, then the selection. */
+  key: string;
+  tools: readonly ToolDef[];
+  has(name: string): boolean;
+}
+
+const reaches = new Map<string, Reach>();
+
+/** The reach of a scope set and selection; one object per distinct pair (at most 2^6 x 2^7). */
+export function reachOf(scopes: Iterable<string>, selection: ToolSelection = EVERY_TOOL): Reach {
+  const scopeSet = scopeKey(scopes);
+  const key = `${scopeSet}|${selectionKey(selection)}`;
+  let reach = reaches.get(key);
+  if (!reach) {
+    const tools = Object.freeze(toolsForScopes(scopeSet.split(' ')).filter((t) => selects(selection, t)));
+    const names = new Set(tools.map((t) => t.name));
+    reach = { key, tools, has: (name) => names.has(name) };
+    reaches.set(key, reach);
+  }
+  return reach;
 }
 
 export type { ToolDef } from './types.js';

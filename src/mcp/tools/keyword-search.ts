@@ -48,6 +48,7 @@ export const submitKeywordSearch = defineTool({
   description:
     'Searches social platforms over a date range and waits for the analysis: sentiment, interactions, coordination, breakout moments, top posts. Costs 1 search credit.',
   scope: 'searches:write',
+  toolset: 'searches',
   input: submitInput,
   output: keywordSearchOutput,
   annotations: CREATE,
@@ -72,6 +73,7 @@ export const getKeywordSearch = defineTool({
   summary: 'Status, progress and (when finished) the full analysis of one keyword search.',
   description: 'One keyword search: status, or its analysis and top posts once finished. Free; no waiting.',
   scope: 'searches:read',
+  toolset: 'searches',
   input: z.strictObject({ search_id: searchIdArg, detail: detailArg.optional() }),
   output: keywordSearchOutput,
   annotations: READ,
@@ -89,6 +91,7 @@ export const getKeywordSearches = defineTool({
   summary: 'List keyword searches of this account, newest first, 100 per page.',
   description: 'Lists keyword searches of this account (id, query, status, dates). Free.',
   scope: 'searches:read',
+  toolset: 'searches',
   input: z.strictObject({ page: pageArg.optional(), show: z.enum(SEARCH_STATUSES).optional() }),
   output: z.looseObject({
     keyword_searches: z.array(searchRecord),
@@ -115,6 +118,7 @@ export const getKeywordSearchTopicTree = defineTool({
   description:
     'Topic trees of a finished keyword search, per platform: nested themes weighted by posts. Free.',
   scope: 'searches:read',
+  toolset: 'posts',
   input: z.strictObject({ search_id: searchIdArg, platform: z.enum(KEYWORD_PLATFORMS).optional() }),
   output: z.looseObject({
     search_id: z.number(),
@@ -148,6 +152,7 @@ export const getKeywordSearchPostsData = defineTool({
   summary: 'The raw posts a keyword search collected, per platform, paged with limit and offset.',
   description: "A page of a keyword search's posts; call again with next_offset until it is absent. Free.",
   scope: 'searches:read',
+  toolset: 'posts',
   input: postsInput,
   output: postsOutput,
   annotations: READ,

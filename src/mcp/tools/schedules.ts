@@ -62,6 +62,7 @@ export const createAgentSchedule = defineTool({
   description:
     'Runs the agent on a question daily, weekly, monthly or once; each run spends up to available_credits agent credits.',
   scope: 'agent:write',
+  toolset: 'schedules',
   input: z.strictObject({
     name,
     question,
@@ -86,6 +87,7 @@ export const listAgentSchedules = defineTool({
   summary: 'List the recurring agent-run schedules of this account.',
   description: 'Lists schedules of this account: name, question, cadence, paused, next run. Free.',
   scope: 'agent:read',
+  toolset: 'schedules',
   input: z.strictObject(listInput),
   output: z.looseObject({ schedules: z.array(uuidRecord), total: z.number().optional() }),
   annotations: READ,
@@ -106,6 +108,7 @@ export const getAgentSchedule = defineTool({
   summary: 'One schedule with its configuration and 10 most recent runs.',
   description: 'Reads one schedule: settings, paused, next run and its 10 latest runs. Free.',
   scope: 'agent:read',
+  toolset: 'schedules',
   input: scheduleIdInput,
   output: scheduleOutput,
   annotations: READ,
@@ -123,6 +126,7 @@ export const updateAgentSchedule = defineTool({
   summary: "Change a schedule's question, cadence, time or other settings.",
   description: "Changes a schedule's settings; give only what changes.",
   scope: 'agent:write',
+  toolset: 'schedules',
   input: z
     .strictObject({
       schedule_id: uuidArg,
@@ -159,6 +163,7 @@ export const pauseAgentSchedule = defineTool({
   summary: 'Pause a schedule (no runs until resumed; history kept).',
   description: 'Pauses a schedule: no runs until resumed; history kept.',
   scope: 'agent:write',
+  toolset: 'schedules',
   input: scheduleIdInput,
   output: scheduleOutput,
   annotations: UPDATE,
@@ -176,6 +181,7 @@ export const resumeAgentSchedule = defineTool({
   summary: 'Resume a paused schedule.',
   description: 'Resumes a paused schedule.',
   scope: 'agent:write',
+  toolset: 'schedules',
   input: scheduleIdInput,
   output: scheduleOutput,
   annotations: UPDATE,
@@ -193,6 +199,7 @@ export const deleteAgentSchedule = defineTool({
   summary: 'Delete a schedule and its run history, permanently.',
   description: 'Deletes a schedule and its run history, permanently (its agent runs stay).',
   scope: 'agent:write',
+  toolset: 'schedules',
   input: scheduleIdInput,
   output: z.looseObject({ id: z.string(), deleted: z.boolean(), message: z.string().optional() }),
   annotations: DESTROY,
@@ -214,6 +221,7 @@ export const listAgentScheduleRuns = defineTool({
   summary: 'The execution history of a schedule, with a preview of each report.',
   description: "A schedule's runs: status, times, credits, agent_run_id and a report preview. Free.",
   scope: 'agent:read',
+  toolset: 'schedules',
   input: z.strictObject({ schedule_id: uuidArg, ...listInput }),
   output: z.looseObject({ runs: z.array(uuidRecord), total: z.number().optional() }),
   annotations: READ,

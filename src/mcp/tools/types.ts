@@ -5,6 +5,7 @@ import type { UpstreamClient, UpstreamCredentials } from '../../upstream/client.
 import type { ResultOutput } from '../results/output.js';
 import type { ProgressUpdate } from '../waiting/wait.js';
 import type { WaitScheduler } from '../waiting/wait-scheduler.js';
+import type { Toolset } from './toolsets.js';
 
 export type { ProgressUpdate } from '../waiting/wait.js';
 
@@ -78,6 +79,8 @@ export interface ToolDef<I extends z.ZodType = z.ZodType> {
   summary: string;
   description: string;
   scope: Scope;
+  /** The group a connection may narrow its tools to (./toolsets.ts). */
+  toolset: Toolset;
   input: I;
   output: z.ZodType;
   annotations: ToolAnnotationsSpec;

@@ -26,6 +26,7 @@ export const submitUserSearch = defineTool({
   description:
     "Collects one account's posts over a date range and waits: profile analytics (twitter only) and top posts. Costs 1 search credit.",
   scope: 'searches:write',
+  toolset: 'searches',
   input: z.strictObject({
     query: z.string().min(1).max(500).describe('The handle, without @.'),
     platform: z.enum(USER_PLATFORMS),
@@ -57,6 +58,7 @@ export const getUserSearch = defineTool({
   description:
     'One user search: status, or its profile analytics and top posts once finished. Free; no waiting.',
   scope: 'searches:read',
+  toolset: 'searches',
   input: z.strictObject({ search_id: searchIdArg, detail: detailArg.optional() }),
   output: userSearchOutput,
   annotations: READ,
@@ -74,6 +76,7 @@ export const getUserSearches = defineTool({
   summary: 'List user (account) searches of this account, 100 per page.',
   description: 'Lists user searches of this account (id, handle, status, dates). Free.',
   scope: 'searches:read',
+  toolset: 'searches',
   input: z.strictObject({ page: pageArg.optional(), show: z.enum(SEARCH_STATUSES).optional() }),
   output: z.looseObject({
     user_searches: z.array(searchRecord),
@@ -99,6 +102,7 @@ export const getUserSearchPostsData = defineTool({
   summary: 'The raw posts a user search collected, paged with limit and offset.',
   description: "A page of a user search's posts; call again with next_offset until it is absent. Free.",
   scope: 'searches:read',
+  toolset: 'posts',
   input: postsInput,
   output: postsOutput,
   annotations: READ,
