@@ -22,7 +22,7 @@ import { SdkBypass } from './sdk-bypass/bypass.js';
 import type { BypassMode } from './sdk-bypass/paths.js';
 import { ToolsListCache } from './sdk-bypass/tools-list-cache.js';
 import { requestServer } from './serve-request.js';
-import { DEFAULT_TOOL_OPTIONS, type ToolDef, type ToolOptions } from './tools/types.js';
+import { DEFAULT_TOOL_OPTIONS, type ToolOptions } from './tools/types.js';
 import { TimerWheel } from './waiting/timer-wheel.js';
 import { WaitScheduler } from './waiting/wait-scheduler.js';
 
