@@ -8,6 +8,8 @@ export type AccountEventKind =
   | 'sign_in_failed'
   | 'sign_in_throttled'
   | 'signed_out_everywhere'
+  | 'password_changed'
+  | 'password_change_failed'
   | 'credential_linked'
   | 'credential_removed';
 

@@ -110,6 +110,12 @@ export async function authenticate(db: Store, email: string, password: string): 
   return { id: row.id, email: row.email };
 }
 
+/** Replaces a person's password hash (hash outside any transaction; this is the write only). */
+export async function setPasswordHash(db: Store, userId: string, passwordHash: string, now: number) {
+  const { users } = db.t;
+  await db.orm.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
+}
+
 export async function getUserById(db: Store, id: string): Promise<User | null> {
   const { users } = db.t;
   return (

@@ -56,9 +56,12 @@ export function buildProgram(io: CliIo): Command {
   passwordOptions(
     user
       .command('reset-password')
-      .description("set a new password and end all of the user's browser sessions")
-      .argument('<email>', 'the user'),
-  ).action((email: string, options: { passwordStdin?: boolean; password?: string }) =>
+      .description(
+        "set a new password, end all of the user's browser sessions and disconnect their connected apps",
+      )
+      .argument('<email>', 'the user')
+      .option('--keep-apps', "keep the user's connected apps (their tokens keep working)"),
+  ).action((email: string, options: { passwordStdin?: boolean; password?: string; keepApps?: boolean }) =>
     resetPasswordCommand(io, email, options),
   );
   user

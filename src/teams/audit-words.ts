@@ -116,6 +116,9 @@ const GRANT_END_REASONS: Record<string, string> = {
   member_left: 'the member left the team',
   refresh_token_reuse: 'a refresh token was used twice',
   code_replay: 'an authorization code was used twice',
+  password_reset: 'the password was reset',
+  password_changed: 'the password was changed',
+  signed_out_everywhere: 'signed out everywhere',
 };
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -195,12 +198,16 @@ export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: strin
       return 'Signed in.';
     case 'signed_out_everywhere':
       return typeof d.sessions === 'number'
-        ? `Signed out everywhere (${plural(d.sessions, 'session', 'sessions')} ended).`
+        ? `Signed out everywhere (${plural(d.sessions, 'session', 'sessions')} ended${disconnected(d.apps)}).`
         : 'Signed out everywhere.';
+    case 'password_changed':
+      return `Changed their password${disconnected(d.appsDisconnected)}.`;
+    case 'password_change_failed':
+      return 'Tried to change their password with a wrong current password.';
     case 'account_created':
       return 'Created their account.';
     case 'password_reset':
-      return 'Had their password reset from the command line.';
+      return `Had their password reset from the command line${disconnected(d.appsDisconnected)}.`;
     case 'credential_linked':
       return 'Linked the workspace’s API credentials.';
     case 'credential_removed':

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Store } from '../db/store/index.js';
 import type { AppEnv } from '../http/env.js';
 import type { SecretBox } from '../security/secrets.js';
+import { passwordRoutes } from './account/password-routes.js';
 import { accountPageRoutes } from './account/routes.js';
 import { assetRoutes } from './assets.js';
 import { connectRoutes } from './connect/routes.js';
@@ -28,6 +29,7 @@ export function webRoutes(deps: WebRoutesDeps) {
   app.route('/', signUpRoutes(deps));
   app.route('/', signInRoutes(deps));
   app.route('/', accountPageRoutes(deps));
+  app.route('/', passwordRoutes(deps));
   app.route('/', credentialRoutes(deps));
   return app;
 }

@@ -96,7 +96,9 @@ describe('user reset-password', () => {
     });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('password reset for erin@example.com; ended 2 sessions (sign in again)\n');
+    expect(r.stdout).toBe(
+      'password reset for erin@example.com; ended 2 sessions (sign in again); disconnected 0 connected apps\n',
+    );
     expect(await resolveSession(ws.db, s1)).toBeNull();
     expect(await resolveSession(ws.db, s2)).toBeNull();
     expect(await resolveSession(ws.db, s3)).not.toBeNull();
@@ -106,7 +108,12 @@ describe('user reset-password', () => {
       ws.db.orm.select().from(ws.db.t.auditEvents).where(eq(ws.db.t.auditEvents.kind, 'password_reset')),
     );
     expect(event).toMatchObject({ userId: created.user.id, status: 'ok' });
-    expect(JSON.parse(event?.detail ?? '{}')).toEqual({ by: 'cli', sessionsEnded: 2 });
+    expect(JSON.parse(event?.detail ?? '{}')).toEqual({
+      by: 'cli',
+      sessionsEnded: 2,
+      appsDisconnected: 0,
+      appsKept: false,
+    });
     expect(JSON.stringify(event)).not.toContain(next);
   });
 

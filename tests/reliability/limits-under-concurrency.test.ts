@@ -150,6 +150,27 @@ const LIMITS: LimitCase[] = [
       );
     },
   },
+  {
+    limit: 'wrong current passwords per account (the password change form shares sign-in’s budget)',
+    allowed: RATE_LIMITS.signInPerAccount.limit,
+    // Checked and wrong: the form again, saying so.
+    done: 400,
+    attempts: async (n) => {
+      const person = await signedIn(server);
+      await person.get('/account/password');
+      const csrf = person.csrf();
+      return Promise.all(
+        Array.from({ length: n }, async (_, i) => {
+          const res = await person.post(
+            '/account/password',
+            { current_password: `wrong password ${i}`, new_password: 'quartz lantern meadow fig' },
+            { csrf },
+          );
+          return res.status;
+        }),
+      );
+    },
+  },
 ];
 
 describe('every other limit holds under concurrency: the work is done at most as often as the limit allows', () => {

@@ -50,6 +50,8 @@ describe('every audit event as a sentence (issue 17)', () => {
     'access_refused',
     'team_deleted',
     'password_reset',
+    'password_changed',
+    'password_change_failed',
   ];
 
   it('each kind reads as one sentence: no codes with underscores, no JSON, no account ids', () => {
@@ -65,6 +67,8 @@ describe('every audit event as a sentence (issue 17)', () => {
       name: 'Ops',
       grantsRevoked: 2,
       sessions: 4,
+      apps: 2,
+      appsDisconnected: 1,
     };
     for (const kind of kinds) {
       const text = describeAuditEvent(

@@ -59,7 +59,14 @@ afterAll(async () => {
 });
 
 const SIGNED_OUT_PAGES = ['/', '/sign-in', '/sign-up', '/connect', '/no-such-page'];
-const SIGNED_IN_PAGES = ['/', '/connect', '/account', '/account/credentials', '/no-such-page'];
+const SIGNED_IN_PAGES = [
+  '/',
+  '/connect',
+  '/account',
+  '/account/password',
+  '/account/credentials',
+  '/no-such-page',
+];
 
 async function openAt(
   context: BrowserContext | null,

@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
-import { endAllSessions } from '../../accounts/sessions.js';
-import { createUser, emailProblem, normaliseEmail } from '../../accounts/users.js';
+import { createUser, emailProblem, normaliseEmail, setPasswordHash } from '../../accounts/users.js';
 import { recordAudit } from '../../audit/record.js';
 import { first, type Store } from '../../db/store/index.js';
+import { endAccess } from '../../oauth/end-access.js';
 import { hashPassword, passwordProblem, passwordProblemMessage } from '../../security/passwords.js';
 import { CliError, type CliIo, withDatabase, writeLine } from '../context.js';
 import { type PasswordOptions, readNewPassword } from '../password.js';
@@ -54,7 +54,7 @@ export async function createUserCommand(
 export async function resetPasswordCommand(
   io: CliIo,
   rawEmail: string,
-  options: PasswordOptions,
+  options: PasswordOptions & { keepApps?: boolean },
 ): Promise<void> {
   // Look the user up before asking for a password, so a typo fails before anything is typed.
   const email = validEmail(rawEmail);
@@ -63,21 +63,33 @@ export async function resetPasswordCommand(
     const password = await acceptablePassword(io, options, user.email);
     const passwordHash = await hashPassword(password);
     const now = Date.now();
+    const keepApps = options.keepApps === true;
+    // A reset is what an operator does for a compromised account: the apps connected with the old
+    // password (perhaps by whoever had it) end with it, unless the operator says to keep them.
     const ended = await db.transaction(async (tx) => {
-      const { users } = tx.t;
-      await tx.orm.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
-      const count = await endAllSessions(tx, user.id);
+      await setPasswordHash(tx, user.id, passwordHash, now);
+      const access = await endAccess(tx, user.id, { reason: 'password_reset', keepApps }, now);
       await recordAudit(
         tx,
-        { kind: 'password_reset', userId: user.id, detail: { by: 'cli', sessionsEnded: count } },
+        {
+          kind: 'password_reset',
+          userId: user.id,
+          detail: {
+            by: 'cli',
+            sessionsEnded: access.sessions,
+            appsDisconnected: access.apps,
+            appsKept: keepApps,
+          },
+        },
         now,
       );
-      return count;
+      return access;
     });
-    writeLine(
-      io.stdout,
-      `password reset for ${user.email}; ended ${ended} session${ended === 1 ? '' : 's'} (sign in again)`,
-    );
+    const sessions = `ended ${ended.sessions} session${ended.sessions === 1 ? '' : 's'}`;
+    const apps = keepApps
+      ? 'connected apps kept'
+      : `disconnected ${ended.apps} connected app${ended.apps === 1 ? '' : 's'}`;
+    writeLine(io.stdout, `password reset for ${user.email}; ${sessions} (sign in again); ${apps}`);
   });
 }
 

@@ -43,10 +43,14 @@ export function AccountPage(props: {
         <a href="/connect">Connect a client</a>
       </p>
       <ConnectedApps apps={props.apps} />
-      <h2>Sessions</h2>
+      <h2>Password and sessions</h2>
+      <p>
+        <a href="/account/password">Change password</a>
+      </p>
       <p class="muted">
-        Signed in on a device you no longer use? End every session, this one included. Connected AI clients
-        keep their own access until you revoke it.
+        Signed in on a device you no longer use, or worried someone else is? Sign out everywhere ends every
+        browser session, this one included, and disconnects every connected app (connect them again
+        afterwards).
       </p>
       <form method="post" action="/sign-out-everywhere" class="actions">
         {csrfField(c)}

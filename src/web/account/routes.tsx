@@ -11,6 +11,10 @@ import { AccountPage } from './page.js';
 const ACCOUNT_NOTICES: Record<string, string> = {
   team_deleted: 'Team deleted.',
   left_team: 'You left the team. Your connected apps there were disconnected.',
+  password_changed:
+    'Password changed. Your other browsers are signed out and your connected apps were disconnected: connect them again.',
+  password_changed_apps_kept:
+    'Password changed. Your other browsers are signed out; your connected apps stay connected.',
 };
 
 /** The account overview: workspaces, connected apps, sessions. */

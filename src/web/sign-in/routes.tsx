@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { recordAccountEvent } from '../../accounts/audit.js';
-import { endAllSessions, endSession } from '../../accounts/sessions.js';
+import { endSession } from '../../accounts/sessions.js';
 import { authenticate, EMAIL_MAX_LENGTH, normaliseEmail } from '../../accounts/users.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store/index.js';
 import { clientIp } from '../../http/client-ip.js';
 import type { AppEnv } from '../../http/env.js';
+import { endAccess } from '../../oauth/end-access.js';
 import { dummyPasswordHash, PASSWORD_MAX_LENGTH } from '../../security/passwords.js';
 import { clearCookie, cookiePolicy } from '../cookies.js';
 import { verifyCsrf } from '../csrf.js';
@@ -102,13 +103,17 @@ export function signInRoutes(deps: { config: Config; db: Store }) {
     if (user instanceof Response) return user;
     const form = await gate.checkedForm(c);
     if (!form) return gate.refused(c);
-    const ended = await endAllSessions(db, user.id);
-    await recordAccountEvent(db, {
-      kind: 'signed_out_everywhere',
-      userId: user.id,
-      detail: { sessions: ended },
+    // Every browser and every connected app: what someone else may have signed in with ends too.
+    const ended = await db.transaction(async (tx) => {
+      const access = await endAccess(tx, user.id, { reason: 'signed_out_everywhere' });
+      await recordAccountEvent(tx, {
+        kind: 'signed_out_everywhere',
+        userId: user.id,
+        detail: { sessions: access.sessions, apps: access.apps },
+      });
+      return access;
     });
-    c.get('log').info({ userId: user.id, ended }, 'signed out everywhere');
+    c.get('log').info({ userId: user.id, ...ended }, 'signed out everywhere');
     clearCookie(c, config, cookiePolicy(config).sessionName);
     return c.redirect('/sign-in?reason=signed_out_everywhere', 303);
   });
