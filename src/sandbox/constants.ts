@@ -90,6 +90,7 @@ export const KEYWORD_PLATFORMS = [
 ] as const;
 export type KeywordPlatform = (typeof KEYWORD_PLATFORMS)[number];
 export const DEFAULT_KEYWORD_PLATFORMS: KeywordPlatform[] = ['twitter', 'reddit', 'bluesky', 'youtube'];
+/** The posts_data `platform` filter, exactly as documented: no `threads`, no `youtube_comment`. */
 export const POSTS_DATA_PLATFORMS = [
   'all',
   'twitter',
@@ -100,8 +101,15 @@ export const POSTS_DATA_PLATFORMS = [
   'facebook',
   'weibo',
   'linkedin',
-  'threads',
 ] as const;
+/** The topic_tree `platform` filter (assumed): any platform a tree is made for, every one but LinkedIn. */
+export const TOPIC_TREE_PLATFORMS = ['all', ...KEYWORD_PLATFORMS.filter((p) => p !== 'linkedin')] as const;
+/**
+ * Every kind of post the sandbox returns, as posts_data's `platform` and results.posts' keys: the
+ * searchable platforms, YouTube's comments (`youtube_comment`, documented in results.posts) and
+ * Instagram (user searches).
+ */
+export const POST_KINDS = [...KEYWORD_PLATFORMS, 'youtube_comment', 'instagram'] as const;
 export const USER_PLATFORMS = ['twitter', 'facebook', 'instagram'] as const;
 export type UserPlatform = (typeof USER_PLATFORMS)[number];
 

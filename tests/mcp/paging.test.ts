@@ -22,12 +22,12 @@ let sandboxPosts: Json[];
 
 beforeAll(async () => {
   h = await startHarness({ maxResultBytes: MAX_RESULT_BYTES });
-  // 100 posts per platform: the default four platforms hold 400, as a real default search can.
+  // 100 posts per platform: four platforms hold 400, as a real default search can.
   upstreamToken = await h.credential({ synth_posts: 100 });
   const client = await connectV2(h.mcpUrl, await h.token({ upstreamToken }));
   const submitted = await client.callTool({
     name: 'submit_keyword_search',
-    arguments: { query: 'energy prices' },
+    arguments: { query: 'energy prices', platforms: ['twitter', 'reddit', 'bluesky', 'threads'] },
   });
   searchId = submitted.structuredContent.search_id;
   await client.close();

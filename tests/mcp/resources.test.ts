@@ -61,7 +61,7 @@ describe.each([
       'social-intel://keyword-searches/{id}/posts{?platform,offset,limit}',
       'social-intel://keyword-searches/{id}/topic-tree{?platform}',
       'social-intel://user-searches/{id}',
-      'social-intel://user-searches/{id}/posts{?platform,offset,limit}',
+      'social-intel://user-searches/{id}/posts{?offset,limit}',
       'social-intel://expert-searches/{id}',
       'social-intel://agent-runs/{id}',
       'social-intel://agent-runs/{id}/report',

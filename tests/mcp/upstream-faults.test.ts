@@ -127,7 +127,7 @@ describe('upstream errors become sentences a model can act on', () => {
       ['submit_keyword_search', { query: 'x', start_date: '01/02/2026' }],
       ['get_agent_run', { run_id: 'not-a-uuid' }],
       ['get_keyword_search', { search_id: -3 }],
-      ['get_keyword_search', { search_id: '12' }],
+      ['get_keyword_search', { search_id: '12abc' }],
       ['update_agent_run', { run_id: randomUUID() }],
       ['get_usage_by_month', { month: '2026-13' }],
     ];

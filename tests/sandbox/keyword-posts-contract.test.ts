@@ -127,9 +127,37 @@ describe('keyword search resources: posts, topic trees, lists', () => {
         'video_url',
       ].sort(),
     );
-    await get('threads');
+    // No filter value exists for threads or YouTube's comments: `all` holds them, and the filter
+    // refuses what the description does not list.
+    const threadsFilter = await sbx.search(
+      'GET',
+      `/api/iq/keyword_search/${details.id}/posts_data?platform=threads`,
+    );
+    expect(threadsFilter.status).toBe(400);
     const all = await sbx.search('GET', `/api/iq/keyword_search/${details.id}/posts_data`);
-    expect(new Set(all.body.posts.map((p: { platform: string }) => p.platform)).size).toBe(7);
+    const kinds = (p: { platform: string }) => p.platform;
+    expect(new Set(all.body.posts.map(kinds))).toEqual(
+      new Set(['twitter', 'reddit', 'bluesky', 'youtube', 'youtube_comment', 'threads', 'facebook', 'weibo']),
+    );
+    const th = all.body.posts.find((p: { platform: string }) => p.platform === 'threads');
+    expect(expectFields(th, { ...COMMON_POST, profile_url: 'string', statistics: 'object' })).toEqual([]);
+    const comment = all.body.posts.find((p: { platform: string }) => p.platform === 'youtube_comment');
+    expect(expectFields(comment, { ...COMMON_POST, statistics: 'object' })).toEqual([]);
+    expect(comment.post_url).toMatch(/[?&]lc=/);
+    expect(comment.total_interactions_count).toBe(
+      comment.statistics.like_count + comment.statistics.reply_count,
+    );
+    // posts_data holds exactly the posts of results.posts, kind for kind.
+    for (const [kind, list] of Object.entries<unknown[]>(details.results.posts)) {
+      const mine = all.body.posts.filter((p: { platform: string }) => p.platform === kind);
+      expect(
+        mine.map((p: { post_url: string }) => p.post_url),
+        kind,
+      ).toEqual(list.map((p) => (p as { l: string }).l));
+    }
+    expect(all.body.posts).toHaveLength(
+      Object.values<unknown[]>(details.results.posts).reduce((n, list) => n + list.length, 0),
+    );
   });
 
   it('LinkedIn searches finish without results and return LinkedIn-shaped posts', async () => {

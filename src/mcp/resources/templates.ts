@@ -1,5 +1,5 @@
+import { POST_KINDS, TOPIC_TREE_PLATFORMS } from '../../upstream/platforms.js';
 import { SCHEME } from '../results/links.js';
-import { KEYWORD_PLATFORMS, POSTS_PLATFORMS } from '../tools/common.js';
 
 /**
  * Our resource templates (MCP "Resource Templates", RFC 6570 URI templates): searches, posts pages,
@@ -76,7 +76,7 @@ export const TEMPLATES: readonly TemplateDef[] = [
     tool: 'get_keyword_search_posts_data',
     args: pageArgs,
     idsFrom: KEYWORD_IDS,
-    values: { platform: ['all', ...POSTS_PLATFORMS] },
+    values: { platform: ['all', ...POST_KINDS] },
   },
   {
     name: 'keyword-search-topic-tree',
@@ -93,7 +93,7 @@ export const TEMPLATES: readonly TemplateDef[] = [
       ...(q.has('platform') ? { platform: q.get('platform') } : {}),
     }),
     idsFrom: KEYWORD_IDS,
-    values: { platform: KEYWORD_PLATFORMS },
+    values: { platform: TOPIC_TREE_PLATFORMS },
   },
   {
     name: 'user-search',
@@ -111,16 +111,15 @@ export const TEMPLATES: readonly TemplateDef[] = [
   {
     name: 'user-search-posts',
     title: 'Posts of a user search',
-    uriTemplate: `${SCHEME}://user-searches/{id}/posts{?platform,offset,limit}`,
+    uriTemplate: `${SCHEME}://user-searches/{id}/posts{?offset,limit}`,
     description: `A page of a user search's posts, as JSON. ${POSTS_NOTE}`,
     mimeType: 'application/json',
     collection: 'user-searches',
     sub: 'posts',
-    query: ['platform', 'offset', 'limit'],
+    query: ['offset', 'limit'],
     tool: 'get_user_search_posts_data',
     args: pageArgs,
     idsFrom: USER_IDS,
-    values: { platform: ['all', ...POSTS_PLATFORMS] },
   },
   {
     name: 'expert-search',

@@ -1,91 +1,95 @@
+import { POST_KINDS, VIEWS_FOR_INTERACTIONS } from '../../upstream/platforms.js';
 import { clip } from './fence.js';
 import { counts, day, isRecord, num } from './format.js';
+import { byKindOrder } from './posts.js';
 
 /**
  * A keyword search's analysis (`results`, upstream-api.md) as a few compact markdown lines: what a
  * model needs first, in a few hundred tokens. Every line is optional: a field the upstream left out
- * is simply not mentioned. Lines holding user-generated names (hashtags, URLs, handles) are returned
- * apart, for the untrusted-content fence.
+ * is simply not mentioned, and a platform the search did not cover is never named (the analysis's
+ * coordination verdicts cover four platforms whatever was searched). Facts (figures and labels) are
+ * returned apart from text upstream wrote from the posts (sentiment summaries, breakout summaries,
+ * verdicts' context) and from user-generated names (hashtags, URLs), which go in the fence.
  */
 export interface AnalysisLines {
   facts: string[];
   untrusted: string[];
 }
 
-const PLATFORM_ORDER = ['twitter', 'reddit', 'bluesky', 'youtube', 'youtube_comment'];
-
-function sortedPlatforms(map: Record<string, unknown>): string[] {
-  const rank = (p: string) => {
-    const i = PLATFORM_ORDER.indexOf(p);
-    return i < 0 ? PLATFORM_ORDER.length : i;
-  };
-  return Object.keys(map).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+/** "bluesky 33,914, twitter 24,017; youtube views 3,550,089": YouTube's figure is its videos' views. */
+function interactionLine(results: Record<string, unknown>): string | null {
+  const interaction = isRecord(results.interaction) ? results.interaction : null;
+  if (!interaction) return null;
+  const { [VIEWS_FOR_INTERACTIONS]: views, ...others } = interaction;
+  const parts = [counts(others, 10)].filter(Boolean);
+  if (views !== undefined) parts.push(`${VIEWS_FOR_INTERACTIONS} views ${num(views)}`);
+  return parts.length ? `Interactions: ${parts.join('; ')}.` : null;
 }
 
-/** Posts per platform in `results.posts`, e.g. {twitter: 25, youtube_comment: 23}. */
-export function postCounts(results: Record<string, unknown>): Record<string, number> {
-  const posts = isRecord(results.posts) ? results.posts : {};
-  const out: Record<string, number> = {};
-  for (const platform of sortedPlatforms(posts)) {
-    const list = posts[platform];
-    if (Array.isArray(list)) out[platform] = list.length;
-  }
-  return out;
-}
-
-function sentimentLines(results: Record<string, unknown>): string[] {
-  const sentiment = isRecord(results.sentiment) ? results.sentiment : {};
+function sentiment(results: Record<string, unknown>): { fact: string | null; notes: string[] } {
+  const labels = isRecord(results.sentiment) ? results.sentiment : {};
   const summary = isRecord(results.summary) ? results.summary : {};
-  return sortedPlatforms({ ...sentiment, ...summary }).map((platform) => {
-    const label = typeof sentiment[platform] === 'string' ? sentiment[platform] : 'unclassified';
-    const said = typeof summary[platform] === 'string' ? clip(summary[platform], 200) : '';
-    // The summary usually opens with the label ("Mixed sentiment on twitter: …"): say it once.
-    const text = said.toLowerCase().startsWith(String(label).toLowerCase())
-      ? said
-      : `${label}${said ? ` — ${said}` : ''}`;
-    return `- ${platform}: ${text}`;
-  });
+  const named = Object.keys(labels).sort(byKindOrder);
+  const fact = named.length
+    ? `Sentiment: ${named.map((p) => `${p} ${clip(typeof labels[p] === 'string' ? labels[p] : 'unclassified', 40)}`).join(', ')}.`
+    : null;
+  const notes = Object.keys(summary)
+    .sort(byKindOrder)
+    .filter((p) => typeof summary[p] === 'string' && summary[p] !== '')
+    .map((p) => `${p}: ${clip(summary[p], 200)}`);
+  return { fact, notes: notes.length ? [`Sentiment notes: ${notes.join(' | ')}`] : [] };
 }
 
-/** "score 56/100; few accounts dominate on bluesky, reddit (not on twitter); …" */
-function coordinationLine(results: Record<string, unknown>): string | null {
+/** "score 56/100; a few accounts dominate on bluesky, reddit (not on twitter); …", searched platforms only. */
+function coordination(results: Record<string, unknown>, platforms: ReadonlySet<string>) {
   const c = results.indicator_of_coordination;
-  if (!isRecord(c)) return null;
+  if (!isRecord(c)) return { fact: null, notes: [] as string[] };
   const flagged: string[] = [];
   const clear: string[] = [];
   const others: string[] = [];
+  const notes: string[] = [];
   for (const [key, value] of Object.entries(c)) {
     if (!isRecord(value) || typeof value.verdict !== 'boolean') continue;
     const platform = /^frequent_posters_(\w+)$/.exec(key)?.[1];
-    if (platform) (value.verdict ? flagged : clear).push(platform);
-    else {
-      const context =
-        typeof value.context === 'string' ? ` (${clip(value.context, 160).replace(/\.$/, '')})` : '';
-      others.push(`${key.replace(/_/g, ' ')}: ${value.verdict ? 'flagged' : 'not flagged'}${context}`);
+    if (platform) {
+      if (platforms.has(platform)) (value.verdict ? flagged : clear).push(platform);
+      continue;
     }
+    // Other verdicts name their platform first (twitter_new_account_percent).
+    const about = /^([a-z]+)_/.exec(key)?.[1];
+    if (about && !platforms.has(about) && (POST_KINDS as readonly string[]).includes(about)) continue;
+    const label = key.replace(/_/g, ' ');
+    others.push(`${label}: ${value.verdict ? 'flagged' : 'not flagged'}`);
+    if (typeof value.context === 'string' && value.context)
+      notes.push(`${label}: ${clip(value.context, 160).replace(/\.$/, '')}`);
   }
   const parts: string[] = [];
   if (c.coordination_score !== undefined) parts.push(`score ${num(c.coordination_score)}/100`);
   if (flagged.length || clear.length) {
-    const not = clear.length ? ` (not on ${clear.join(', ')})` : '';
-    parts.push(`a few accounts dominate on ${flagged.join(', ') || 'no platform'}${not}`);
+    const not = clear.length ? ` (not on ${clear.sort(byKindOrder).join(', ')})` : '';
+    parts.push(`a few accounts dominate on ${flagged.sort(byKindOrder).join(', ') || 'no platform'}${not}`);
   }
   parts.push(...others);
-  return parts.length ? `Coordination: ${parts.join('; ')}.` : null;
+  return {
+    fact: parts.length ? `Coordination: ${parts.join('; ')}.` : null,
+    notes: notes.length ? [`Coordination notes: ${notes.join('; ')}.`] : [],
+  };
 }
 
-function breakoutLine(results: Record<string, unknown>): string | null {
+function breakouts(results: Record<string, unknown>) {
   const moments = Array.isArray(results.breakout_moment) ? results.breakout_moment.filter(isRecord) : [];
-  if (moments.length === 0) return null;
-  const items = moments
-    .slice(0, 3)
-    .map((m) => `${day(m.time)} (relevance ${num(m.height)}): ${clip(m.summary, 160).replace(/\.$/, '')}`);
-  return `Breakout moments: ${items.join('; ')}.`;
+  if (moments.length === 0) return { fact: null, notes: [] as string[] };
+  const shown = moments.slice(0, 3);
+  const fact = `Breakout moments: ${shown.map((m) => `${day(m.time)} (relevance ${num(m.height)})`).join(', ')}.`;
+  const said = shown
+    .filter((m) => typeof m.summary === 'string' && m.summary)
+    .map((m) => `${day(m.time)}: ${clip(m.summary, 160).replace(/\.$/, '')}`);
+  return { fact, notes: said.length ? [`Breakout notes: ${said.join('; ')}.`] : [] };
 }
 
-function metricLine(results: Record<string, unknown>): string | null {
+function metricLine(results: Record<string, unknown>, platforms: ReadonlySet<string>): string | null {
   const metric = isRecord(results.metric) && isRecord(results.metric.twitter) ? results.metric.twitter : null;
-  if (!metric) return null;
+  if (!metric || !platforms.has('twitter')) return null;
   const parts: string[] = [];
   if (metric.avg_post_per_user !== undefined)
     parts.push(`${num(metric.avg_post_per_user)} posts per account`);
@@ -115,23 +119,25 @@ function coOccurrenceLine(results: Record<string, unknown>, max = 8): string | n
   return `Co-occurring hashtags and URLs: ${rendered.join('; ')}.`;
 }
 
-export function analysisLines(results: Record<string, unknown>): AnalysisLines {
+/** The analysis's lines; `platforms`: the platforms the search covered, the only ones named. */
+export function analysisLines(results: Record<string, unknown>, platforms: readonly string[]): AnalysisLines {
+  const covered = new Set(platforms);
   const facts: string[] = [];
-  const interaction = isRecord(results.interaction) ? results.interaction : null;
-  if (interaction) facts.push(`Interactions: ${counts(interaction, 10)}.`);
-  const sentiment = sentimentLines(results);
-  if (sentiment.length) facts.push('Sentiment:', ...sentiment);
-  for (const line of [coordinationLine(results), breakoutLine(results), metricLine(results)]) {
+  const untrusted: string[] = [];
+  const mood = sentiment(results);
+  const coordinated = coordination(results, covered);
+  const moments = breakouts(results);
+  for (const line of [
+    interactionLine(results),
+    mood.fact,
+    coordinated.fact,
+    moments.fact,
+    metricLine(results, covered),
+  ]) {
     if (line) facts.push(line);
   }
-  const untrusted: string[] = [];
+  untrusted.push(...mood.notes, ...coordinated.notes, ...moments.notes);
   const co = coOccurrenceLine(results);
   if (co) untrusted.push(co);
-  const metric = isRecord(results.metric) && isRecord(results.metric.twitter) ? results.metric.twitter : null;
-  if (metric && Array.isArray(metric.top_10_user) && metric.top_10_user.length) {
-    untrusted.push(
-      `Most active twitter accounts: ${metric.top_10_user.map((u) => `@${clip(u, 60)}`).join(', ')}.`,
-    );
-  }
   return { facts, untrusted };
 }

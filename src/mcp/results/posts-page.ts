@@ -1,5 +1,6 @@
+import { postKindOf } from '../../upstream/platforms.js';
 import { fenced } from './fence.js';
-import { num } from './format.js';
+import { isRecord, num } from './format.js';
 import { link, postsUri } from './links.js';
 import type { Detail, ResultOutput as ToolOutput } from './output.js';
 import { pageWithin } from './paging.js';
@@ -9,7 +10,7 @@ export interface PostsPageView {
   kind: 'keyword' | 'user';
   searchId: number;
   platform: string;
-  /** Every post of the search (for the platform asked), as posts_data returned them. */
+  /** The search's posts as posts_data returned them: every post, or those of the upstream filter asked. */
   posts: readonly unknown[];
   offset: number;
   limit: number;
@@ -26,7 +27,13 @@ const TOOL = { keyword: 'get_keyword_search_posts_data', user: 'get_user_search_
  * compact posts in `structuredContent`; full: the posts as upstream sent them, as JSON.
  */
 export function postsPageOutput(view: PostsPageView): ToolOutput {
-  const items = view.detail === 'full' ? view.posts : view.posts.map(fromPostsData);
+  // The kind asked for, as summaries count it (a YouTube comment is a youtube_comment, whatever
+  // upstream's filter let through): the page total is the summary's count for that platform.
+  const mine =
+    view.platform === 'all'
+      ? view.posts
+      : view.posts.filter((p) => postKindOf(isRecord(p) ? p : {}) === view.platform);
+  const items = view.detail === 'full' ? mine : mine.map(fromPostsData);
   const page = pageWithin(items, view.offset, view.limit, view.maxBytes);
   const { items: posts, cutBySize, ...counts } = page;
   const data = {

@@ -1,3 +1,4 @@
+import { POST_KINDS, postKindOf, VIEWS_FOR_INTERACTIONS } from '../../upstream/platforms.js';
 import { clip } from './fence.js';
 import { day, isRecord, num } from './format.js';
 
@@ -5,12 +6,20 @@ import { day, isRecord, num } from './format.js';
  * One post in the shape the summaries show and `structuredContent` carries: the same few fields
  * whichever upstream shape it came from (the compact `d/n/l/t/i` posts of a search's results and
  * preview, or a posts_data record with its per-platform fields).
+ *
+ * `interactions` is one measure for every platform: likes, comments, shares and the like, as upstream
+ * counts them. Upstream's figure for a YouTube video is its views, so a video's interactions are its
+ * likes plus comments and its views are given apart, as `views`.
  */
 export interface PostSummary {
-  platform: string;
+  /** The kind of post (posts.ts POST_KINDS); absent where upstream does not say (a keyword search's preview). */
+  platform?: string;
   author?: string;
   date?: string;
   interactions?: number;
+  views?: number;
+  /** The author's followers, where the record gives them (twitter and LinkedIn posts_data). */
+  followers?: number;
   url?: string;
   text: string;
   sentiment?: string;
@@ -19,7 +28,7 @@ export interface PostSummary {
 
 function numberOf(value: unknown): number | undefined {
   const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
-  return Number.isFinite(n) ? n : undefined;
+  return Number.isFinite(n) && !(typeof value === 'string' && value.trim() === '') ? n : undefined;
 }
 
 function stringOf(value: unknown): string | undefined {
@@ -35,14 +44,27 @@ function summary(fields: PostSummary): PostSummary {
   return out as unknown as PostSummary;
 }
 
-/** A compact post (`d` text, `n` author, `l` URL, `t` time, `i` interactions) of `platform`. */
-export function fromCompact(platform: string, post: unknown): PostSummary {
+function sum(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined ? undefined : a + b;
+}
+
+/** A compact post's interactions (the one measure every ranking uses); no summary is built for it. */
+export function compactInteractions(kind: string | undefined, post: unknown): number | undefined {
+  if (!isRecord(post)) return undefined;
+  return kind === VIEWS_FOR_INTERACTIONS
+    ? sum(numberOf(post.like), numberOf(post.comment))
+    : numberOf(post.i);
+}
+
+/** A compact post (`d` text, `n` author, `l` URL, `t` time, `i` interactions) of `kind`, if known. */
+export function fromCompact(kind: string | undefined, post: unknown): PostSummary {
   const p = isRecord(post) ? post : {};
   return summary({
-    platform,
+    platform: kind,
     author: stringOf(p.n),
     date: stringOf(p.t),
-    interactions: numberOf(p.i),
+    interactions: compactInteractions(kind, p),
+    views: kind === VIEWS_FOR_INTERACTIONS ? (numberOf(p.view) ?? numberOf(p.i)) : undefined,
     url: stringOf(p.l),
     text: String(p.d ?? ''),
   });
@@ -51,11 +73,18 @@ export function fromCompact(platform: string, post: unknown): PostSummary {
 /** A posts_data record (LinkedIn's differ: user_name, date_published, url, no interaction count). */
 export function fromPostsData(post: unknown): PostSummary {
   const p = isRecord(post) ? post : {};
+  const kind = postKindOf(p);
+  const stats = isRecord(p.statistics) ? p.statistics : {};
+  const youtube = kind === VIEWS_FOR_INTERACTIONS;
   return summary({
-    platform: String(p.platform ?? 'unknown'),
+    platform: kind,
     author: stringOf(p.username) ?? stringOf(p.user_name),
     date: stringOf(p.created_at) ?? stringOf(p.date_published),
-    interactions: numberOf(p.total_interactions_count),
+    interactions: youtube
+      ? sum(numberOf(stats.like_count), numberOf(stats.comment_count))
+      : numberOf(p.total_interactions_count),
+    views: youtube ? (numberOf(stats.view_count) ?? numberOf(p.total_interactions_count)) : undefined,
+    followers: numberOf(p.followers_count) ?? numberOf(p.user_follower_count),
     url: stringOf(p.post_url) ?? stringOf(p.url),
     text: String(p.text ?? p.shared_content_text ?? ''),
     sentiment: stringOf(p.sentiment),
@@ -63,58 +92,63 @@ export function fromPostsData(post: unknown): PostSummary {
   });
 }
 
-function byInteractions(posts: readonly PostSummary[]): PostSummary[] {
+/** Where a kind of post stands in lists: POST_KINDS order, unknown kinds after, by name. */
+export function kindRank(kind: string | undefined): number {
+  const i = (POST_KINDS as readonly string[]).indexOf(kind ?? '');
+  return i < 0 ? POST_KINDS.length : i;
+}
+
+export function byKindOrder(a: string, b: string): number {
+  return kindRank(a) - kindRank(b) || a.localeCompare(b);
+}
+
+/** Most interactions first; ties (and posts without a count, last) by kind order, then as given. */
+function ranked<T>(
+  items: readonly T[],
+  measure: (item: T) => number | undefined,
+  kind: (item: T) => string | undefined,
+) {
+  return items
+    .map((item, index) => ({ item, index, m: measure(item) ?? -1, k: kindRank(kind(item)) }))
+    .sort((a, b) => b.m - a.m || a.k - b.k || a.index - b.index)
+    .map((x) => x.item);
+}
+
+/** The `n` posts with most interactions, across platforms: one sorted list, one measure. */
+export function topByInteractions(posts: readonly PostSummary[], n: number): PostSummary[] {
+  return ranked(
+    posts,
+    (p) => p.interactions,
+    (p) => p.platform,
+  ).slice(0, n);
+}
+
+/**
+ * The top `n` of a search's compact posts, given per kind (`{twitter: [post…], …}`): what
+ * topByInteractions picks from all of them summarized, with only the picked ones summarized (a search
+ * has up to thousands of posts; a summary shows ten).
+ */
+export function topCompactPosts(byKind: Record<string, unknown>, n: number): PostSummary[] {
+  const all: Array<{ kind: string; post: unknown }> = [];
+  for (const [kind, list] of Object.entries(byKind)) {
+    if (Array.isArray(list)) for (const post of list) all.push({ kind, post });
+  }
+  return ranked(
+    all,
+    (x) => compactInteractions(x.kind, x.post),
+    (x) => x.kind,
+  )
+    .slice(0, n)
+    .map((x) => fromCompact(x.kind, x.post));
+}
+
+/** Newest first (ISO-like dates sort as text); undated posts last. */
+export function newestFirst(posts: readonly PostSummary[], n: number): PostSummary[] {
   return posts
     .map((post, index) => ({ post, index }))
-    .sort((a, b) => (b.post.interactions ?? -1) - (a.post.interactions ?? -1) || a.index - b.index)
+    .sort((a, b) => (b.post.date ?? '').localeCompare(a.post.date ?? '') || a.index - b.index)
+    .slice(0, n)
     .map((x) => x.post);
-}
-
-/**
- * The top `n` posts: each platform's posts by interactions, taken in turn across platforms (the
- * busiest platform first). Interaction counts are not comparable across platforms — YouTube's are
- * views — so a plain sort would fill the list with one platform.
- */
-export function topByInteractions(posts: readonly PostSummary[], n: number): PostSummary[] {
-  const byPlatform = new Map<string, PostSummary[]>();
-  for (const post of posts) {
-    const list = byPlatform.get(post.platform);
-    if (list) list.push(post);
-    else byPlatform.set(post.platform, [post]);
-  }
-  const queues = [...byPlatform.values()].map(byInteractions).sort((a, b) => b.length - a.length);
-  const top: PostSummary[] = [];
-  for (let round = 0; top.length < n && queues.some((q) => q.length > round); round++) {
-    for (const queue of queues) {
-      const post = queue[round];
-      if (post && top.length < n) top.push(post);
-    }
-  }
-  return top;
-}
-
-/**
- * The top `n` of a search's compact posts, given per platform (`{twitter: [post…], …}`): the posts
- * topByInteractions would pick from all of them as summaries, with only the picked ones summarized (a
- * search has up to hundreds of posts per platform; a summary shows ten).
- */
-export function topCompactPosts(byPlatform: Record<string, unknown>, n: number): PostSummary[] {
-  const queues: Array<{ platform: string; list: unknown[]; order: number[] }> = [];
-  for (const [platform, list] of Object.entries(byPlatform)) {
-    if (!Array.isArray(list) || list.length === 0) continue;
-    const keys = list.map((post) => (isRecord(post) ? numberOf(post.i) : undefined) ?? -1);
-    const order = keys.map((_, i) => i).sort((a, b) => (keys[b] as number) - (keys[a] as number) || a - b);
-    queues.push({ platform, list, order });
-  }
-  queues.sort((a, b) => b.list.length - a.list.length);
-  const top: PostSummary[] = [];
-  for (let round = 0; top.length < n && queues.some((q) => q.list.length > round); round++) {
-    for (const queue of queues) {
-      const index = queue.order[round];
-      if (index !== undefined && top.length < n) top.push(fromCompact(queue.platform, queue.list[index]));
-    }
-  }
-  return top;
 }
 
 /** What a post line leaves out because every line would repeat it (a user search's own account). */
@@ -123,16 +157,21 @@ export interface LineContext {
   author?: string;
 }
 
+/** An author as a line shows it: `@handle`, or a display name (LinkedIn's have spaces) as it is. */
+export function authorLabel(author: string): string {
+  const name = clip(author, 60);
+  return /\s/.test(name) ? name : `@${name}`;
+}
+
 /** `3. twitter · @author · 2026-11-23 · 1,234 interactions · negative, sad · URL — text…` */
 export function postLine(post: PostSummary, position: number, known: LineContext = {}): string {
   const parts: string[] = [];
-  if (post.platform !== known.platform) parts.push(post.platform);
-  if (post.author && post.author !== known.author) {
-    const author = clip(post.author, 60);
-    parts.push(/\s/.test(author) ? author : `@${author}`);
-  }
+  if (post.platform && post.platform !== known.platform) parts.push(post.platform);
+  if (post.author && post.author !== known.author) parts.push(authorLabel(post.author));
   if (post.date) parts.push(day(post.date));
   if (post.interactions !== undefined) parts.push(`${num(post.interactions)} interactions`);
+  if (post.views !== undefined) parts.push(`${num(post.views)} views`);
+  if (post.followers !== undefined) parts.push(`${num(post.followers)} followers`);
   const mood = [post.sentiment, post.emotion].filter(Boolean).join(', ');
   if (mood) parts.push(clip(mood, 40));
   if (post.url) parts.push(clip(post.url, 200));

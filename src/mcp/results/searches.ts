@@ -1,19 +1,22 @@
+import { POST_KINDS, type PostKind } from '../../upstream/platforms.js';
 import type { SearchDetails } from '../../upstream/schemas.js';
-import { analysisLines, postCounts } from './analysis.js';
+import { type AnalysisLines, analysisLines } from './analysis.js';
 import { clip, fenced } from './fence.js';
-import { counts, isRecord, num, percentOf, withoutNulls } from './format.js';
+import { isRecord, num, percentOf, plural, withoutNulls } from './format.js';
 import { link, postsUri, searchUri, topicTreeUri } from './links.js';
 import type { ResultOutput as ToolOutput } from './output.js';
 import { type Detail, POSTS_LIMIT_DEFAULT } from './output.js';
-import { fromCompact, type PostSummary, postLine, topByInteractions, topCompactPosts } from './posts.js';
+import { authorLabel, fromCompact, type LineContext, type PostSummary, postLine } from './posts.js';
+import { analysedPlatforms, type RecordPosts, type SearchFacts, searchFacts } from './search-facts.js';
 import type { Truncation } from './shape.js';
 import { userProfileLines } from './user-profile.js';
 
 /**
- * Keyword and user searches as results written for the model (issue 16): with `detail: "summary"`,
- * markdown with the status, the analysis in compact form, the top posts by interactions inside the
- * untrusted-content fence, and where the rest is; `structuredContent` holds the whole analysis (the
- * posts arrays aside) and those posts. With `detail: "full"`, the complete record as JSON, size-capped
+ * Keyword and user searches as results written for the model: with `detail: "summary"`, markdown with
+ * the status, how many posts of each platform, the analysis in compact form, the top posts and top
+ * voices inside the untrusted-content fence, and where the rest is; `structuredContent` holds the whole
+ * analysis (the posts arrays aside), the counts and those lists. Every count, ranking and platform name
+ * comes from search-facts.ts, computed once from the record. With `detail: "full"`, the complete record as JSON, size-capped
  * with a report that says where each trimmed posts array continues.
  */
 export interface SearchView {
@@ -34,18 +37,6 @@ const TOOLS = {
   user: { get: 'get_user_search', posts: 'get_user_search_posts_data', label: 'User search' },
 } as const;
 
-/** The platforms posts_data serves, so a trimmed `results.posts.<platform>` can continue there. */
-const PAGED_PLATFORMS = new Set([
-  'twitter',
-  'reddit',
-  'bluesky',
-  'youtube',
-  'instagram',
-  'facebook',
-  'weibo',
-  'linkedin',
-]);
-
 function headline(view: SearchView): string {
   const { record, kind } = view;
   const what =
@@ -60,35 +51,17 @@ function headline(view: SearchView): string {
   return `${TOOLS[kind].label} ${record.id} ${what}: ${state}.`;
 }
 
-/** Posts to pick the top ones from: how many there are, and the top `n` of them. */
-interface Candidates {
-  total: number;
-  top(n: number): PostSummary[];
-}
-
-const listed = (posts: PostSummary[]): Candidates => ({
-  total: posts.length,
-  top: (n) => topByInteractions(posts, n),
-});
-
-/** A search's compact posts per platform, summarized only once picked (posts.ts: topCompactPosts). */
-function compactPosts(map: unknown): Candidates {
-  if (!isRecord(map)) return listed([]);
-  let total = 0;
-  for (const list of Object.values(map)) if (Array.isArray(list)) total += list.length;
-  return { total, top: (n) => topCompactPosts(map, n) };
-}
-
-function previewPosts(record: SearchDetails): PostSummary[] {
-  const platform = record.platform ?? 'twitter';
-  return (record.tweet_preview ?? []).map((p) => fromCompact(platform, p));
+/** A search's preview posts while it runs; a keyword search's preview does not say each post's platform. */
+function previewPosts(view: SearchView): PostSummary[] {
+  const platform = view.kind === 'user' ? (view.record.platform ?? undefined) : undefined;
+  return (view.record.tweet_preview ?? []).map((p) => fromCompact(platform, p));
 }
 
 function moreLine(view: SearchView, hasResults: boolean): string {
   const { kind, record } = view;
   const tools = TOOLS[kind];
   const parts = [
-    `all posts, ${POSTS_LIMIT_DEFAULT} per call: ${tools.posts} (search_id ${record.id}, offset)`,
+    `all posts, ${POSTS_LIMIT_DEFAULT} per call: ${tools.posts} (search_id ${record.id}, offset${kind === 'keyword' ? ', platform' : ''})`,
   ];
   if (kind === 'keyword' && hasResults) parts.push(`topic trees: get_keyword_search_topic_tree`);
   parts.push(`the whole record: ${tools.get} with detail "full"`);
@@ -116,6 +89,52 @@ function baseData(view: SearchView): Record<string, unknown> {
   });
 }
 
+/** "115 posts: twitter 25, youtube 25, …", every kind the record holds, zeros included. */
+function countLine(facts: SearchFacts, kind: SearchView['kind']): string[] {
+  const entries = Object.entries(facts.counts)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${num(n)}`);
+  const lines = [`${plural(facts.total, 'post')}${entries.length ? `: ${entries.join(', ')}` : ''}.`];
+  if (facts.uncounted.length && kind === 'keyword') {
+    const first = facts.uncounted[0];
+    lines.push(
+      `${facts.uncounted.join(', ')}: analysed, but their posts are not in the record; ${TOOLS.keyword.posts} with platform "${first}" lists them.`,
+    );
+  }
+  return lines;
+}
+
+/** The top posts and top voices as fenced lines, each list saying what it is ranked by. */
+function rankedLines(facts: SearchFacts, known: LineContext): string[] {
+  const lines: string[] = [];
+  if (facts.top.length) {
+    const by =
+      facts.rankedBy === 'interactions'
+        ? ` by interactions${facts.hasViews ? ' (YouTube videos: likes + comments; views listed apart)' : ''}`
+        : ', newest first (no interaction counts)';
+    lines.push(
+      `Top ${facts.top.length} of ${num(facts.total)} posts${by}:`,
+      ...facts.top.map((p, i) => postLine(p, i + 1, known)),
+    );
+  }
+  if (facts.voices.length) {
+    const by =
+      facts.voicesBy === 'interactions'
+        ? 'by interactions on their posts here'
+        : 'by followers (no interaction counts)';
+    lines.push(
+      `Top voices ${by}:`,
+      ...facts.voices.map((v) => {
+        const parts = [plural(v.posts, 'post')];
+        if (v.interactions !== undefined) parts.push(`${num(v.interactions)} interactions`);
+        if (v.followers !== undefined) parts.push(`${num(v.followers)} followers`);
+        return `- ${authorLabel(v.author)} (${v.platform}): ${parts.join(', ')}`;
+      }),
+    );
+  }
+  return lines;
+}
+
 function summaryOutput(view: SearchView): ToolOutput {
   const { record, kind } = view;
   const results = isRecord(record.results) ? record.results : null;
@@ -131,24 +150,22 @@ function summaryOutput(view: SearchView): ToolOutput {
       platform: record.platform,
     }),
   };
+  // A user search's posts are all the account's own, on one platform: the lines need not repeat it.
+  const known: LineContext =
+    kind === 'user' && record.platform
+      ? { platform: record.platform, author: (record.query ?? '').replace(/^@/, '') }
+      : {};
 
-  let posts = listed([]);
-  let postsLabel = 'posts';
+  let posts: RecordPosts | null = view.posts ? { kind: 'read', posts: view.posts } : null;
+  let analysed: string[] = [];
+  let analysis: AnalysisLines = { facts: [], untrusted: [] };
   if (results && kind === 'keyword') {
-    const { posts: _posts, ...analysis } = results;
-    const perPlatform = postCounts(results);
-    const total = Object.values(perPlatform).reduce((a, b) => a + b, 0);
-    lines.push(`${num(total)} posts: ${counts(perPlatform, 20)}.`);
-    const analysed = analysisLines(results);
-    lines.push(...analysed.facts);
-    untrusted.push(...analysed.untrusted);
-    data.results = analysis;
-    data.post_counts = perPlatform;
-    posts = compactPosts(results.posts);
+    const { posts: byKind, ...rest } = results;
+    analysed = analysedPlatforms(results);
+    posts ??= { kind: 'compact', byKind: isRecord(byKind) ? byKind : {} };
+    data.results = rest;
   } else if (results && kind === 'user') {
-    const profile = userProfileLines(results);
-    lines.push(...profile.facts);
-    untrusted.push(...profile.untrusted);
+    analysis = userProfileLines(results);
     data.results = results;
   } else if (view.completed && record.status !== 'failed') {
     lines.push(
@@ -157,24 +174,26 @@ function summaryOutput(view: SearchView): ToolOutput {
         : 'No profile analytics (they exist for twitter accounts only).',
     );
   }
-  if (view.posts) posts = listed(view.posts);
-  if (!view.completed && posts.total === 0) {
-    posts = listed(previewPosts(record));
-    postsLabel = 'preview posts';
+  if (posts) {
+    const facts = searchFacts(posts, analysed, view.top, kind === 'keyword');
+    if (results && kind === 'keyword') analysis = analysisLines(results, facts.platforms);
+    lines.push(...countLine(facts, kind));
+    untrusted.push(...rankedLines(facts, known));
+    data.post_counts = facts.counts;
+    data.top_posts = facts.top;
+    if (facts.voices.length) data.top_voices = facts.voices;
+  } else if (!view.completed) {
+    const preview = previewPosts(view);
+    if (preview.length) {
+      untrusted.push(
+        `${plural(preview.length, 'preview post')}, as upstream sent them:`,
+        ...preview.map((p, i) => postLine(p, i + 1, known)),
+      );
+    }
+    data.preview_posts = preview;
   }
-  const top = posts.top(view.top);
-  // A user search's posts are all the account's own, on one platform: the lines need not repeat it.
-  const known =
-    kind === 'user' && record.platform
-      ? { platform: record.platform, author: (record.query ?? '').replace(/^@/, '') }
-      : {};
-  if (top.length) {
-    untrusted.unshift(
-      `Top ${top.length} of ${num(posts.total)} ${postsLabel} by interactions:`,
-      ...top.map((p, i) => postLine(p, i + 1, known)),
-    );
-  }
-  data[postsLabel === 'posts' ? 'top_posts' : 'preview_posts'] = top;
+  lines.push(...analysis.facts);
+  untrusted.push(...analysis.untrusted);
   if (view.postsError) lines.push(`Posts could not be read: ${view.postsError}`);
   const fence = fenced(untrusted);
   if (fence) lines.push('', fence);
@@ -187,7 +206,7 @@ function fullOutput(view: SearchView): ToolOutput {
   const { record, kind } = view;
   const rest = (t: Truncation): string | null => {
     const match = /^results\.posts\.(\w+)$/.exec(t.path);
-    if (kind !== 'keyword' || t.kind !== 'array' || !match?.[1] || !PAGED_PLATFORMS.has(match[1]))
+    if (kind !== 'keyword' || t.kind !== 'array' || !match?.[1] || !POST_KINDS.includes(match[1] as PostKind))
       return null;
     return `${TOOLS.keyword.posts} with search_id ${record.id}, platform "${match[1]}", offset ${t.kept}`;
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KEYWORD_SEARCH_PLATFORMS, POST_KINDS, USER_SEARCH_PLATFORMS } from '../../upstream/platforms.js';
 import { DETAILS, POSTS_LIMIT_DEFAULT } from '../results/output.js';
 
 /**
@@ -18,7 +19,25 @@ export const text = (max: number, min = 1) =>
     .refine((v) => v.length >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
     .refine((v) => v.length <= max, `must be at most ${max} characters`);
 
-export const searchIdArg = z.number().int('must be a whole number').min(1, 'must be a positive search id');
+const POSITIVE_ID = 'must be a positive whole number, e.g. 42';
+
+/**
+ * A search id: a number, or the same number written as a string (`"42"`, an obvious id a model may
+ * quote). The schema lists both, and the server checks either with one message.
+ */
+export const searchIdArg = z.union(
+  [
+    z
+      .number()
+      .int(POSITIVE_ID)
+      .refine((v) => v >= 1, POSITIVE_ID),
+    z
+      .string()
+      .refine((v) => /^\s*[1-9]\d{0,14}\s*$/.test(v), POSITIVE_ID)
+      .transform(Number),
+  ],
+  { error: POSITIVE_ID },
+);
 
 export const uuidArg = z.uuid({ message: 'must be a UUID, e.g. 0b9a2c4e-5d6f-4a1b-8c3d-2e4f6a8b0c1d' });
 
@@ -29,29 +48,9 @@ export const dateTimeArg = z.iso.datetime({
   message: 'must be an ISO 8601 date-time with a zone, e.g. 2026-03-01T09:00:00Z',
 });
 
-export const KEYWORD_PLATFORMS = [
-  'twitter',
-  'reddit',
-  'bluesky',
-  'youtube',
-  'threads',
-  'facebook',
-  'weibo',
-  'linkedin',
-] as const;
-
-export const POSTS_PLATFORMS = [
-  'twitter',
-  'reddit',
-  'bluesky',
-  'youtube',
-  'instagram',
-  'facebook',
-  'weibo',
-  'linkedin',
-] as const;
-
-export const USER_PLATFORMS = ['twitter', 'facebook', 'instagram'] as const;
+/** The platform lists are the upstream's (src/upstream/platforms.ts), defined there once. */
+export const KEYWORD_PLATFORMS = KEYWORD_SEARCH_PLATFORMS;
+export const USER_PLATFORMS = USER_SEARCH_PLATFORMS;
 
 export const SEARCH_STATUSES = ['all', 'pending', 'started', 'finished', 'failed'] as const;
 
@@ -59,8 +58,8 @@ export const maxPostArg = z.number().int().min(1).max(10_000);
 
 export const pageArg = z.number().int().min(1).describe('100 per page.');
 
-/** No description: its values say it, and every summary names `detail: "full"` where it helps. */
-export const detailArg = z.enum(DETAILS);
+/** `full` is the raw record, not a longer summary: a model could read it either way. */
+export const detailArg = z.enum(DETAILS).describe('full: raw JSON.');
 
 export const POSTS_LIMIT_MAX = 500;
 export const postsPaging = {
@@ -96,11 +95,22 @@ export function compact<T extends Record<string, unknown>>(value: T): Record<str
   return out;
 }
 
-/** The posts tools' arguments: which search, which platform, which page, and how much detail. */
-export const postsInput = z.strictObject({
+/** The posts tools' arguments: which search, which page, and how much detail. */
+const pageInput = {
   search_id: searchIdArg,
-  platform: z.enum(['all', ...POSTS_PLATFORMS]).optional(),
   offset: postsPaging.offset.optional(),
   limit: postsPaging.limit.optional().describe(`Default ${POSTS_LIMIT_DEFAULT}.`),
   detail: detailArg.optional(),
+};
+
+/** A keyword search's posts, of one kind or all: every kind its summary counts. */
+export const keywordPostsInput = z.strictObject({
+  ...pageInput,
+  platform: z
+    .enum(['all', ...POST_KINDS])
+    .optional()
+    .describe('Default all; youtube is videos, youtube_comment their comments.'),
 });
+
+/** A user search's posts are one account's, on the one platform searched: no filter to give. */
+export const userPostsInput = z.strictObject(pageInput);

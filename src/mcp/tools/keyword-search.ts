@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import {
+  DEFAULT_KEYWORD_PLATFORMS,
+  TOPIC_TREE_PLATFORMS,
+  upstreamPostsFilter,
+} from '../../upstream/platforms.js';
 import { POSTS_LIMIT_DEFAULT } from '../results/output.js';
 import { postsPageOutput } from '../results/posts-page.js';
 import {
@@ -6,9 +11,9 @@ import {
   dateArg,
   detailArg,
   KEYWORD_PLATFORMS,
+  keywordPostsInput,
   maxPostArg,
   pageArg,
-  postsInput,
   SEARCH_STATUSES,
   searchIdArg,
   truncationOutput,
@@ -36,7 +41,7 @@ const submitInput = z.strictObject({
       message: 'linkedin must be searched alone: send ["linkedin"] in its own call',
     })
     .optional()
-    .describe('Default twitter, reddit, bluesky, youtube. linkedin only alone (posts, no analysis).'),
+    .describe(`Default ${DEFAULT_KEYWORD_PLATFORMS.join(', ')}. linkedin only alone (posts, no analysis).`),
   max_post: maxPostArg.optional().describe('Per platform, default 100.'),
   detail: detailArg.optional(),
 });
@@ -119,7 +124,7 @@ export const getKeywordSearchTopicTree = defineTool({
     'Topic trees of a finished keyword search, per platform: nested themes weighted by posts. Free.',
   scope: 'searches:read',
   toolset: 'posts',
-  input: z.strictObject({ search_id: searchIdArg, platform: z.enum(KEYWORD_PLATFORMS).optional() }),
+  input: z.strictObject({ search_id: searchIdArg, platform: z.enum(TOPIC_TREE_PLATFORMS).optional() }),
   output: z.looseObject({
     search_id: z.number(),
     data: z.array(
@@ -153,19 +158,18 @@ export const getKeywordSearchPostsData = defineTool({
   description: "A page of a keyword search's posts; call again with next_offset until it is absent. Free.",
   scope: 'searches:read',
   toolset: 'posts',
-  input: postsInput,
+  input: keywordPostsInput,
   output: postsOutput,
   annotations: READ,
   notFound: NOT_FOUND,
   team: { read: 'keyword_search', idArg: 'search_id' },
   async run(args, ctx) {
     const platform = args.platform ?? 'all';
-    const body = await ctx.upstream.getKeywordSearchPosts(
-      ctx.creds,
-      args.search_id,
-      platform === 'all' ? undefined : platform,
-      { signal: ctx.signal },
-    );
+    // Kinds upstream's filter lacks (threads, youtube_comment) are read with every post and picked here.
+    const filter = platform === 'all' ? undefined : upstreamPostsFilter(platform);
+    const body = await ctx.upstream.getKeywordSearchPosts(ctx.creds, args.search_id, filter, {
+      signal: ctx.signal,
+    });
     return postsPageOutput({
       kind: 'keyword',
       searchId: args.search_id,

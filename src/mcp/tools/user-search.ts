@@ -7,10 +7,10 @@ import {
   detailArg,
   maxPostArg,
   pageArg,
-  postsInput,
   SEARCH_STATUSES,
   searchIdArg,
   USER_PLATFORMS,
+  userPostsInput,
 } from './common.js';
 import { postsPageOutput as postsOutput, searchRecord, userSearchOutput } from './outputs.js';
 import { readState, searchResult, waitForSearch } from './search-common.js';
@@ -103,20 +103,18 @@ export const getUserSearchPostsData = defineTool({
   description: "A page of a user search's posts; call again with next_offset until it is absent. Free.",
   scope: 'searches:read',
   toolset: 'posts',
-  input: postsInput,
+  input: userPostsInput,
   output: postsOutput,
   annotations: READ,
   notFound: NOT_FOUND,
   team: { read: 'user_search', idArg: 'search_id' },
   async run(args, ctx) {
-    const platform = args.platform ?? 'all';
     const body = await ctx.upstream.getUserSearchPosts(ctx.creds, args.search_id, { signal: ctx.signal });
-    const posts = platform === 'all' ? body.posts : body.posts.filter((p) => p.platform === platform);
     return postsPageOutput({
       kind: 'user',
       searchId: args.search_id,
-      platform,
-      posts,
+      platform: 'all',
+      posts: body.posts,
       offset: args.offset ?? 0,
       limit: args.limit ?? POSTS_LIMIT_DEFAULT,
       detail: args.detail ?? 'summary',

@@ -5,6 +5,7 @@ import {
   MAX_POST_DEFAULT,
   POSTS_DATA_PLATFORMS,
   SEARCH_CREDIT_COST,
+  TOPIC_TREE_PLATFORMS,
 } from '../constants.js';
 import { firstIssue, minusDays, readJson, utcDate } from '../http.js';
 import {
@@ -88,8 +89,8 @@ export function keywordRoutes(store: Store): Hono<SearchEnv> {
     const rec = find(c.get('cred').token, c.req.param('id'));
     if (rec === undefined) return fail(c, 404, 'Keyword search not found');
     const platform = c.req.query('platform');
-    if (platform !== undefined && !(POSTS_DATA_PLATFORMS as readonly string[]).includes(platform)) {
-      return fail(c, 400, `platform must be one of ${POSTS_DATA_PLATFORMS.join(', ')}`);
+    if (platform !== undefined && !(TOPIC_TREE_PLATFORMS as readonly string[]).includes(platform)) {
+      return fail(c, 400, `platform must be one of ${TOPIC_TREE_PLATFORMS.join(', ')}`);
     }
     return c.json(topicTrees(rec, store.now(), platform));
   });

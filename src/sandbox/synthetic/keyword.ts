@@ -3,9 +3,6 @@ import { generatePosts, type PostPlatform, type PostWindow, queryHashtag, type S
 import { Rng, sha256Hex } from './prng.js';
 import { compactPost, type JsonObject, linkedinPosts, postsDataRecord } from './shapes.js';
 
-/** Platforms that appear under results.posts (documented), youtube_comment added when youtube ran. */
-const RESULT_POST_PLATFORMS = ['bluesky', 'reddit', 'twitter', 'youtube'] as const;
-
 export interface KeywordInput {
   query: string;
   platforms: string[];
@@ -13,10 +10,12 @@ export interface KeywordInput {
   maxPost: number;
   /** Posts per platform before max_post trims them; absent: a seeded SYNTH_POSTS_MIN–MAX. */
   synthPosts?: number | null;
+  /** Searched platforms that collected nothing (YouTube's comments go with YouTube). */
+  emptyPlatforms?: readonly string[];
 }
 
 export interface KeywordDataset {
-  /** posts_data records in platform order. */
+  /** posts_data records in platform order: exactly the posts of results.posts, YouTube comments included. */
   postsData: JsonObject[];
   preview: JsonObject[];
   /** Analysis without its created_at (added when the search finishes); null for LinkedIn. */
@@ -25,7 +24,10 @@ export interface KeywordDataset {
   idHash: string;
 }
 
-function postCount(query: string, platform: string, maxPost: number, synthPosts?: number | null): number {
+function postCount(input: KeywordInput, platform: string): number {
+  const { query, maxPost, synthPosts } = input;
+  const collected = platform === 'youtube_comment' ? 'youtube' : platform;
+  if (input.emptyPlatforms?.includes(collected)) return 0;
   if (synthPosts != null) return Math.min(maxPost, synthPosts);
   const rng = new Rng(`count|${query.trim().toLowerCase()}|${platform}`);
   return Math.min(maxPost, rng.int(SYNTH_POSTS_MIN, SYNTH_POSTS_MAX));
@@ -148,26 +150,19 @@ export function keywordDataset(input: KeywordInput): KeywordDataset {
     `keyword|${input.query}|${input.platforms.join(',')}|${input.window.startMs}|${input.window.endMs}|${input.maxPost}`,
   );
   if (input.platforms.includes('linkedin')) {
-    const posts = linkedinPosts(
-      input.query,
-      input.window,
-      postCount(input.query, 'linkedin', input.maxPost, input.synthPosts),
-    );
+    const posts = linkedinPosts(input.query, input.window, postCount(input, 'linkedin'));
     return { postsData: posts, preview: [], results: null, trees: [], idHash };
   }
   const byPlatform = new Map<PostPlatform, SynthPost[]>();
   for (const platform of input.platforms as PostPlatform[]) {
-    const count = postCount(input.query, platform, input.maxPost, input.synthPosts);
+    const count = postCount(input, platform);
     byPlatform.set(
       platform,
       generatePosts({ kind: 'keyword', query: input.query, platform, window: input.window, count }),
     );
   }
   if (byPlatform.has('youtube')) {
-    const count = Math.min(
-      input.maxPost,
-      postCount(input.query, 'youtube_comment', input.maxPost, input.synthPosts),
-    );
+    const count = postCount(input, 'youtube_comment');
     byPlatform.set(
       'youtube_comment',
       generatePosts({
@@ -191,11 +186,10 @@ export function keywordDataset(input: KeywordInput): KeywordDataset {
     sentiment[platform] = label;
     summary[platform] = sentimentSummary(platform, posts, label);
   }
+  // Every kind of post collected, keyed as results.posts documents it (youtube_comment included); a
+  // searched platform that collected nothing has an empty array.
   const resultPosts: JsonObject = {};
-  for (const platform of [...RESULT_POST_PLATFORMS, 'youtube_comment'] as const) {
-    const posts = byPlatform.get(platform);
-    if (posts !== undefined) resultPosts[platform] = posts.map(compactPost);
-  }
+  for (const [platform, posts] of byPlatform) resultPosts[platform] = posts.map(compactPost);
   const twitter = byPlatform.get('twitter');
   const twitterAuthors =
     twitter === undefined ? [] : [...new Map(twitter.map((p) => [p.author.username, p.author])).values()];
@@ -234,7 +228,7 @@ export function keywordDataset(input: KeywordInput): KeywordDataset {
     sentiment,
     summary,
   };
-  const postsData = searched.flatMap(([, posts]) => posts.map(postsDataRecord));
+  const postsData = [...byPlatform.values()].flatMap((posts) => posts.map(postsDataRecord));
   const preview = [...all]
     .sort((a, b) => b.interactions - a.interactions)
     .slice(0, TWEET_PREVIEW_SIZE)

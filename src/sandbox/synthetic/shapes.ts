@@ -28,9 +28,13 @@ export function compactPost(post: SynthPost): JsonObject {
   return out;
 }
 
-/** posts_data record for one post; field sets per platform as upstream-api.md lists them. */
+/**
+ * posts_data record for one post; field sets per platform as upstream-api.md lists them. A YouTube
+ * comment keeps results.posts' name for it, `youtube_comment` (assumed: the description names no
+ * platform value for comments), with the comment's own counts.
+ */
 export function postsDataRecord(post: SynthPost): JsonObject {
-  const platform = post.platform === 'youtube_comment' ? 'youtube' : post.platform;
+  const platform = post.platform;
   const out: JsonObject = {
     platform,
     created_at: spaceTimestamp(post.createdMs),
@@ -44,7 +48,7 @@ export function postsDataRecord(post: SynthPost): JsonObject {
     total_interactions_count: post.interactions,
     username: post.author.username,
   };
-  if (platform !== 'youtube') out.profile_url = post.profileUrl;
+  if (platform !== 'youtube' && platform !== 'youtube_comment') out.profile_url = post.profileUrl;
   const a = post.author;
   switch (platform) {
     case 'twitter':
@@ -97,6 +101,9 @@ export function postsDataRecord(post: SynthPost): JsonObject {
         view_count: String(post.views),
       };
       out.media_url = `https://example.net/thumbnails/${post.id}.jpg`;
+      break;
+    case 'youtube_comment':
+      out.statistics = { like_count: post.likes, reply_count: post.comments };
       break;
     case 'threads':
       out.statistics = { like_count: post.likes, reply_count: post.comments, repost_count: post.shares };

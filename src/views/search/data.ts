@@ -102,12 +102,13 @@ function profileLines(results: Record<string, unknown>): string[] {
 export function readSearch(content: unknown, toolName?: string): SearchModel | null {
   if (!isRecord(content) || typeof content.search_id !== 'number') return null;
   const results = isRecord(content.results) ? content.results : null;
+  // A user search names its platform; a keyword search's result has none at the top.
   const looksUser = typeof content.platform === 'string' || (toolName ? /user_search/.test(toolName) : false);
   const looksKeyword =
     isRecord(content.post_counts) ||
     (results !== null && ('sentiment' in results || 'breakout_moment' in results));
   if (!looksUser && !looksKeyword && typeof content.status !== 'string') return null;
-  const kind = looksUser && !looksKeyword ? 'user' : 'keyword';
+  const kind = looksUser ? 'user' : 'keyword';
   const status = str(content.status) ?? 'pending';
   const model: SearchModel = {
     kind,
