@@ -148,6 +148,14 @@ module.exports = {
       to: { path: part('views') },
     },
     {
+      name: 'only-the-cli-starts-stdio',
+      severity: 'error',
+      comment:
+        'stdio/ is the local stdio server, a process of its own started by the `stdio` command: no other part imports it, and only it serves the catalog over stdio (mcp/stdio.ts).',
+      from: { path: '^src/', pathNot: '^src/(cli|stdio)/' },
+      to: { path: ['^src/stdio/', '^src/mcp/stdio\\.ts$'] },
+    },
+    {
       name: 'only-the-entry-composes',
       severity: 'error',
       comment:

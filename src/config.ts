@@ -78,7 +78,12 @@ export class ConfigError extends Error {
   }
 }
 
-const SECRET_VARIABLES = new Set(['SECRET_KEY', 'SECRET_KEY_PREVIOUS', 'METRICS_TOKEN', 'DATABASE_URL']);
+export const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'SECRET_KEY',
+  'SECRET_KEY_PREVIOUS',
+  'METRICS_TOKEN',
+  'DATABASE_URL',
+]);
 
 const port = (fallback: number) =>
   z
@@ -222,6 +227,19 @@ export const schema = z.object({
     ),
 });
 
+/** One line per problem, naming the variable and what it accepts; a secret's value is never echoed. */
+export function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  env: NodeJS.ProcessEnv,
+  secrets: ReadonlySet<string> = SECRET_VARIABLES,
+): string[] {
+  return issues.map((issue) => {
+    const name = String(issue.path[0]);
+    const shown = secrets.has(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
+    return `${name}: ${issue.message}${shown}`;
+  });
+}
+
 /**
  * Parses the environment. Every problem is reported on its own line, naming the variable and the
  * accepted form; a secret's value is never echoed.
@@ -229,14 +247,7 @@ export const schema = z.object({
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
   const problems: string[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const name = String(issue.path[0]);
-      const shown = SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
-      problems.push(`${name}: ${issue.message}${shown}`);
-    }
-    throw new ConfigError(problems);
-  }
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, env));
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;

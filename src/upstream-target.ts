@@ -46,3 +46,31 @@ export async function startUpstream(config: Config): Promise<UpstreamTarget> {
   });
   return { searchUrl: sandbox.searchUrl, agentUrl: sandbox.agentUrl, close: () => sandbox.close() };
 }
+
+/**
+ * The stdio server's upstream: the configured hosts, or the sandbox started in this process with
+ * nothing kept on disk (its records last as long as the process) and its ready credential, which the
+ * stdio server acts with when no token is configured.
+ */
+export async function startLocalUpstream(options: {
+  searchUrl: string | null;
+  agentUrl: string | null;
+  speed: Config['sandboxSpeed'];
+}): Promise<UpstreamTarget & { sandboxToken: string | null }> {
+  if (options.searchUrl && options.agentUrl) {
+    return {
+      searchUrl: options.searchUrl,
+      agentUrl: options.agentUrl,
+      sandboxToken: null,
+      close: async () => {},
+    };
+  }
+  const { startSandboxServer } = await import('./sandbox/server.js');
+  const sandbox = await startSandboxServer({ port: 0, host: '127.0.0.1', speed: options.speed });
+  return {
+    searchUrl: sandbox.searchUrl,
+    agentUrl: sandbox.agentUrl,
+    sandboxToken: sandbox.token,
+    close: () => sandbox.close(),
+  };
+}

@@ -4,19 +4,22 @@ import { configCommand } from './commands/config.js';
 import { copyToPostgresCommand } from './commands/copy.js';
 import { listGrantsCommand, revokeGrantsCommand } from './commands/grants.js';
 import { purgeCommand, rotateKeyCommand } from './commands/maintenance.js';
+import { stdioCommand } from './commands/stdio.js';
 import { createUserCommand, listUsersCommand, resetPasswordCommand } from './commands/users.js';
 import { CliError, type CliIo } from './context.js';
 
 export const CLI_NAME = 'social-intel-mcp';
 
 const ENVIRONMENT_NOTE = `
-Every command reads the same environment as the server (DATABASE_PATH, SECRET_KEY, …; see
+Every command but stdio reads the same environment as the server (DATABASE_PATH, SECRET_KEY, …; see
 docs/configuration.md) and applies pending migrations first.`;
 
 /** The admin command line. Exported for the launcher; tests run it as a real process. */
 export function buildProgram(io: CliIo): Command {
   const program = new Command(CLI_NAME)
-    .description('Administer a social-intel-mcp server: accounts, grants, housekeeping, keys, audit trail.')
+    .description(
+      'Administer a social-intel-mcp server (accounts, grants, housekeeping, keys, audit trail), or serve its tools over stdio.',
+    )
     .addHelpText('after', ENVIRONMENT_NOTE)
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -134,6 +137,15 @@ export function buildProgram(io: CliIo): Command {
       '\nStop the server first (tokens issued after the copy would not be in PostgreSQL). Reads\nDATABASE_PATH and writes DATABASE_URL (migrated first; it must hold no rows), checks every\nrow count and opens every upstream credential with SECRET_KEY before committing.\nExample:\n  DATABASE_URL=postgres://user:password@host:5432/db social-intel-mcp copy-to-postgres',
     )
     .action(() => copyToPostgresCommand(io));
+
+  program
+    .command('stdio')
+    .description('serve the MCP tools over standard input and output, for clients that start a local command')
+    .addHelpText(
+      'after',
+      '\nActs as one upstream user: UPSTREAM_TOKEN and UPSTREAM_USER_ID, with UPSTREAM_SEARCH_URL and\nUPSTREAM_AGENT_URL. With no URLs it runs the built-in sandbox in this process and, with no token\neither, its ready credential. Opens no database and writes no file; logs go to standard error.\nExample (Claude Desktop, Cursor and Claude Code start it the same way):\n  UPSTREAM_TOKEN=... UPSTREAM_USER_ID=... UPSTREAM_SEARCH_URL=... UPSTREAM_AGENT_URL=... social-intel-mcp stdio',
+    )
+    .action(() => stdioCommand(io));
 
   program
     .command('config')

@@ -97,7 +97,6 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
   const views = new ViewCatalog(options.viewsDir ?? DEFAULT_VIEWS_DIR, logger);
   const servers = new PerRequestServers({
     surface: { resources: new ResourceReader(catalog), prompts: new PromptCatalog(), views, deps: catalog },
-    views,
     logger,
     keepAliveMs,
   });

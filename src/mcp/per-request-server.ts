@@ -6,7 +6,6 @@ import {
   McpServer,
 } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
-import type { ViewCatalog } from './apps/catalog.js';
 import { registerToolsWithViews } from './apps/register.js';
 import { type CompiledTool, registerTools } from './catalog/catalog.js';
 import { registerSurface, type Surface } from './resources/register.js';
@@ -28,7 +27,6 @@ type Plan =
 
 export interface PerRequestServersDeps {
   surface: Surface;
-  views: ViewCatalog;
   logger: Logger;
   keepAliveMs: number;
 }
@@ -77,22 +75,33 @@ export class PerRequestServers {
   }
 
   private build(ctx: McpRequestContext): McpServer {
-    const server = new McpServer(SERVER_INFO, {
-      capabilities: { tools: { listChanged: false } },
-      instructions: INSTRUCTIONS,
-    });
+    const server = new McpServer(SERVER_INFO, SERVER_OPTIONS);
     const plan = ctx.authInfo ? this.plans.get(ctx.authInfo) : undefined;
     if (plan?.kind === 'one-tool') {
       registerTools(server, [plan.tool]);
       return server;
     }
-    const tools = plan?.tools ?? [];
-    const views = plan?.views === true;
-    if (views) registerToolsWithViews(server, tools, this.deps.views);
-    else registerTools(server, tools);
-    registerSurface(server, this.deps.surface, views);
+    registerEverything(server, plan?.tools ?? [], this.deps.surface, plan?.views === true);
     return server;
   }
+}
+
+/** Every server's capabilities and instructions, whatever serves it (here, or stdio's one connection). */
+export const SERVER_OPTIONS = {
+  capabilities: { tools: { listChanged: false } },
+  instructions: INSTRUCTIONS,
+};
+
+/** `tools` (with their views, for a client that declared MCP Apps), resources, prompts and completion. */
+export function registerEverything(
+  server: McpServer,
+  tools: readonly CompiledTool[],
+  surface: Surface,
+  views: boolean,
+): void {
+  if (views) registerToolsWithViews(server, tools, surface.views);
+  else registerTools(server, tools);
+  registerSurface(server, surface, views);
 }
 
 export type { Plan as ServerPlan };

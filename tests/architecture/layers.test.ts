@@ -91,6 +91,10 @@ const VIOLATIONS: Record<string, Record<string, string>> = {
       "import { bridge } from '../../views/shared/bridge.js';\nexport const catalog = bridge;",
     'src/views/shared/bridge.ts': 'export const bridge = 1;',
   },
+  'only-the-cli-starts-stdio': {
+    'src/app.ts': "import { serve } from './mcp/stdio.js';\nexport const app = serve;",
+    'src/mcp/stdio.ts': 'export const serve = 1;',
+  },
   'only-the-entry-composes': {
     'src/metrics/route.ts': "import { app } from '../app.js';\nexport const route = app;",
     'src/app.ts': 'export const app = 1;',

@@ -43,6 +43,7 @@ describe('docs/operations.md: Command line', () => {
       'grants revoke',
       'purge',
       'rotate-key',
+      'stdio',
       'user create',
       'user list',
       'user reset-password',
