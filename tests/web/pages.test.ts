@@ -171,7 +171,11 @@ describe('connect page', () => {
       'href="cursor://anysphere.cursor-deeplink/mcp/install?name=social-intel&amp;config=',
     );
     expect(html).toContain(`npx -y mcp-remote ${url}`);
-    for (const id of ['claude', 'claude-code', 'chatgpt', 'vscode', 'cursor', 'other']) {
+    // The ways in without signing in: the local server and the upstream headers.
+    expect(html).toContain('bin/social-intel-mcp.js stdio');
+    expect(html).toContain(`claude mcp add --transport http social-intel ${url} --header`);
+    expect(html).toContain('X-SERVICE-USER-ID');
+    for (const id of ['claude', 'claude-code', 'chatgpt', 'vscode', 'cursor', 'other', 'local', 'headers']) {
       expect(html).toContain(`id="${id}"`);
       expect(html).toContain(`href="#${id}"`);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientSnippets, SERVER_NAME, shellQuote } from '../../src/web/connect/snippets.js';
+import { waysInSnippets } from '../../src/web/connect/ways-in-snippets.js';
 
 /** Undoes shellQuote's single quoting, as a POSIX shell reads one word. */
 function shellWord(word: string): string {
@@ -54,5 +55,42 @@ describe('connect page snippets', () => {
     expect(JSON.parse(o.mcpRemoteJson).mcpServers[SERVER_NAME].args[2]).toBe(odd);
     expect(JSON.parse(shellWord(o.vscodeCommand.slice('code --add-mcp '.length))).url).toBe(odd);
     expect(shellWord(shellQuote(odd))).toBe(odd);
+  });
+});
+
+describe('connect page snippets: the ways in without signing in', () => {
+  const url = 'https://mcp.example.com/mcp';
+  const w = waysInSnippets(url, { tokenHeader: 'X-SERVICE-TOKEN', userHeader: 'X-SERVICE-USER-ID' });
+  const bin = '/path/to/social-intel-mcp/bin/social-intel-mcp.js';
+
+  it('the local server: the bin with `stdio`, the upstream user in its environment', () => {
+    expect(JSON.parse(w.stdioJson)).toEqual({
+      mcpServers: {
+        [SERVER_NAME]: {
+          command: 'node',
+          args: [bin, 'stdio'],
+          env: { UPSTREAM_TOKEN: '<your API token>', UPSTREAM_USER_ID: '<your user id>' },
+        },
+      },
+    });
+    expect(w.stdioClaudeCode).toBe(
+      `claude mcp add ${SERVER_NAME} -e 'UPSTREAM_TOKEN=<your API token>' -e 'UPSTREAM_USER_ID=<your user id>' -- node ${bin} stdio`,
+    );
+  });
+
+  it('the headers: the configured names, in JSON, for Claude Code and for curl', () => {
+    const headers = { 'X-SERVICE-TOKEN': '<your API token>', 'X-SERVICE-USER-ID': '<your user id>' };
+    expect(JSON.parse(w.headersJson)).toEqual({ mcpServers: { [SERVER_NAME]: { url, headers } } });
+    expect(w.headersClaudeCode).toBe(
+      `claude mcp add --transport http ${SERVER_NAME} ${url} --header 'X-SERVICE-TOKEN: <your API token>' --header 'X-SERVICE-USER-ID: <your user id>'`,
+    );
+    expect(w.headersCurl).toContain(`-H 'X-SERVICE-USER-ID: <your user id>'`);
+    const body = /-d '(.+)'$/.exec(w.headersCurl)?.[1] ?? '';
+    expect(JSON.parse(body)).toMatchObject({ method: 'tools/call', params: { name: 'usage' } });
+    const other = waysInSnippets(url, { tokenHeader: 'X-Api-Key', userHeader: 'X-Api-User' });
+    expect(Object.keys(JSON.parse(other.headersJson).mcpServers[SERVER_NAME].headers)).toEqual([
+      'X-Api-Key',
+      'X-Api-User',
+    ]);
   });
 });

@@ -6,11 +6,17 @@ import { Notice } from '../kit/fields.js';
 import { Layout } from '../layout.js';
 import { CLIENTS, ClientSteps } from './clients.js';
 import type { ClientSnippets } from './snippets.js';
+import { WAYS_IN, WaysIn } from './ways-in.js';
+import type { WaysInSnippets } from './ways-in-snippets.js';
 
 export function ConnectPage(props: {
   c: Context<AppEnv>;
   user: SessionUser | null;
   snippets: ClientSnippets;
+  /** The local stdio server and the upstream headers: the ways in without signing in. */
+  ways: WaysInSnippets;
+  /** The upstream header names, and whether /mcp accepts them (ALLOW_UPSTREAM_HEADERS). */
+  headers: { tokenHeader: string; userHeader: string; accepted: boolean };
   /** Signed in: whether any of their workspaces has API credentials (null when signed out). */
   hasCredentials: boolean | null;
   sandboxMode: boolean;
@@ -41,7 +47,7 @@ export function ConnectPage(props: {
       <nav aria-label="Clients">
         <p>
           Steps for:{' '}
-          {CLIENTS.map((client, i) => (
+          {[...CLIENTS, ...WAYS_IN].map((client, i) => (
             <>
               {i > 0 ? ' · ' : null}
               <a href={`#${client.id}`}>{client.title}</a>
@@ -54,6 +60,7 @@ export function ConnectPage(props: {
         Every app connected this way is listed on <a href="/account">your account page</a>, with what it may
         do, and can be disconnected there.
       </p>
+      <WaysIn s={props.ways} headers={props.headers} />
     </Layout>
   );
 }

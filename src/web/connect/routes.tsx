@@ -6,6 +6,7 @@ import type { AppEnv } from '../../http/env.js';
 import { privatePage } from '../layout.js';
 import { ConnectPage } from './page.js';
 import { clientSnippets } from './snippets.js';
+import { waysInSnippets } from './ways-in-snippets.js';
 
 /**
  * The "connect a client" page: open to everyone; signed in, it also says what is still missing. With
@@ -15,6 +16,9 @@ export function connectRoutes(deps: { config: Config; db: Store }) {
   const { config, db } = deps;
   const app = new Hono<AppEnv>();
   const snippets = clientSnippets(config.resourceUrl);
+  const { tokenHeader, userHeader } = config.upstream;
+  const ways = waysInSnippets(config.resourceUrl, { tokenHeader, userHeader });
+  const headers = { tokenHeader, userHeader, accepted: config.mcp.acceptUpstreamHeaders };
 
   app.get('/connect', async (c) => {
     const user = c.get('user');
@@ -27,6 +31,8 @@ export function connectRoutes(deps: { config: Config; db: Store }) {
         c={c}
         user={user}
         snippets={snippets}
+        ways={ways}
+        headers={headers}
         hasCredentials={user ? workspaces.some((w) => w.hasCredential) : null}
         sandboxMode={config.sandboxMode}
         team={team ? { ...team, justCreated: c.req.query('done') === 'team_created' } : null}
