@@ -1,6 +1,6 @@
 /**
- * Every value the sandbox assumes where upstream-api.md says "not shown" lives here, so it can change
- * in one place once the real behaviour is learned (see upstream-details.md, "Assumed").
+ * Every value the sandbox assumes where docs/upstream.md says "not shown" lives here, so it can change
+ * in one place once the real behaviour is learned (see docs/upstream.md).
  */
 
 /** Credits a new sandbox credential starts with. */

@@ -4,7 +4,7 @@ import { counts, day, isRecord, num } from './format.js';
 import { byKindOrder } from './posts.js';
 
 /**
- * A keyword search's analysis (`results`, upstream-api.md) as a few compact markdown lines: what a
+ * A keyword search's analysis (`results`, docs/upstream.md) as a few compact markdown lines: what a
  * model needs first, in a few hundred tokens. Every line is optional: a field the upstream left out
  * is simply not mentioned, and a platform the search did not cover is never named (the analysis's
  * coordination verdicts cover four platforms whatever was searched). Facts (figures and labels) are

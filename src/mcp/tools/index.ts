@@ -8,7 +8,7 @@ import { EVERY_TOOL, selectionKey, selects, type ToolSelection } from './toolset
 import type { ToolDef } from './types.js';
 import { userSearchTools } from './user-search.js';
 
-/** Every tool of upstream-api.md's "MCP tools" list, in that list's order of groups. */
+/** Every tool of docs/upstream.md's "MCP tools" list, in that list's order of groups. */
 export const ALL_TOOLS: readonly ToolDef[] = [
   ...expertSearchTools,
   ...keywordSearchTools,

@@ -29,7 +29,7 @@ export function compactPost(post: SynthPost): JsonObject {
 }
 
 /**
- * posts_data record for one post; field sets per platform as upstream-api.md lists them. A YouTube
+ * posts_data record for one post; field sets per platform as docs/upstream.md lists them. A YouTube
  * comment keeps results.posts' name for it, `youtube_comment` (assumed: the description names no
  * platform value for comments), with the comment's own counts.
  */
