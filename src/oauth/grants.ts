@@ -110,6 +110,8 @@ export async function mintPair(
   accessScopes: string,
   accessTtlMs: number,
   now: number,
+  /** The family's branch the pair is on, and its refresh token's fork (forks.ts). */
+  on: { branch: string | null; forkedAt: number | null } = { branch: null, forkedAt: null },
 ): Promise<IssuedTokens> {
   const access = newToken('access');
   const refresh = newToken('refresh');
@@ -122,6 +124,7 @@ export async function mintPair(
       scopes: accessScopes,
       createdAt: now,
       expiresAt: now + accessTtlMs,
+      branch: on.branch,
     },
     {
       tokenHash: hashToken(refresh),
@@ -131,6 +134,8 @@ export async function mintPair(
       scopes: family.scopes,
       createdAt: now,
       expiresAt: now + REFRESH_TTL_MS,
+      branch: on.branch,
+      forkedAt: on.forkedAt,
     },
   ]);
   return tokenResponse(access, refresh, accessScopes, accessTtlMs);

@@ -1,6 +1,7 @@
 import { and, eq, gte, isNull } from 'drizzle-orm';
 import { first, type Store, type Tables } from '../db/store/index.js';
 import { hashToken } from '../security/tokens.js';
+import { fork, settleFork } from './forks.js';
 import { type IssuedTokens, lockGrantOfRefreshToken, mintPair, revokeFamily } from './grants.js';
 import { rotateLiveToken } from './rotation.js';
 import { formatScopes, parseScopes } from './scopes.js';
@@ -23,8 +24,9 @@ class Refused extends Error {
 
 /**
  * Refresh-token rotation with reuse detection (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2): every use returns
- * a new refresh token; one more use within REFRESH_GRACE_MS of the rotation is allowed (DESIGN.md §4:
- * a client refreshing twice at once); a third use, or a second one after the window, is treated as
+ * a new refresh token; one more use within REFRESH_GRACE_MS of the rotation is allowed (a client
+ * refreshing twice at once), which forks the family into two branches, of which at most one lives
+ * once the window has passed (forks.ts); a third use, or a second one after the window, is treated as
  * theft and its family is revoked (the grant's other families, other devices, are not). Scopes are the
  * family's, narrowed if the client asks (RFC 6749 §6).
  *
@@ -33,7 +35,7 @@ class Refused extends Error {
  * number of instances, and a revocation of it, run one after another, and every token read or write
  * after the lock sees what the previous one committed. On SQLite the transaction alone does it (one writer). Process memory holds nothing.
  *
- * The common case (a live token, no scope asked for) goes first through rotateLiveToken (rotation.ts):
+ * The common case (a live, unforked token, no scope asked for) goes first through rotateLiveToken (rotation.ts):
  * the same lock, rotation and new pair in one statement on PostgreSQL, one transaction on SQLite. When
  * it rotates nothing, the general path below decides: one transaction, the lock, the rotation (a
  * conditional UPDATE that matches only an unrotated token and returns it), then the checks and the
@@ -64,7 +66,9 @@ export async function refreshGrant(
         .returning();
       if (rotated) {
         const scopes = allowed(grant, rotated, clientId, requestedScope, now);
-        return { ok: true, tokens: await mintPair(tx, familyOf(grant, rotated), scopes, accessTtlMs, now) };
+        const place = await settleFork(tx, grant, rotated, REFRESH_GRACE_MS, now);
+        const tokens = await mintPair(tx, familyOf(grant, rotated), scopes, accessTtlMs, now, place);
+        return { ok: true, tokens };
       }
       // Rotated before: the grace use, or reuse.
       const token = await first(tx.orm.select().from(t).where(eq(t.tokenHash, tokenHash)));
@@ -78,7 +82,9 @@ export async function refreshGrant(
         )
         .returning({ tokenHash: t.tokenHash });
       if (graced.length === 1) {
-        return { ok: true, tokens: await mintPair(tx, familyOf(grant, token), scopes, accessTtlMs, now) };
+        const place = await fork(tx, token.familyId, now);
+        const tokens = await mintPair(tx, familyOf(grant, token), scopes, accessTtlMs, now, place);
+        return { ok: true, tokens };
       }
       await revokeFamily(tx, familyOf(grant, token), 'refresh_token_reuse', now);
       return { ok: false, reason: 'reused' };

@@ -12,11 +12,12 @@ export interface LiveRotation {
 
 /**
  * The common refresh, in as few steps as the engine allows: if `tokenHash` is a refresh token that is
- * unrotated, unrevoked and unexpired, of an unrevoked grant of `clientId`, it is rotated and its
- * successor pair stored with the family's scopes (the access token's too: no narrowing asked for), and
- * the pair is returned. Otherwise nothing is written and the answer is undefined: refreshGrant then
- * takes the general path, which finds out why (the grace use, reuse, a refusal) under the grant's
- * lock. It succeeds exactly when the general path's first rotation would, with the same rows written.
+ * unrotated, unrevoked, unexpired and not forked (forks.ts), of an unrevoked grant of `clientId`, it is
+ * rotated and its successor pair stored with the family's scopes (the access token's too: no narrowing
+ * asked for), and the pair is returned. Otherwise nothing is written and the answer is undefined:
+ * refreshGrant then takes the general path, which finds out why (the grace use, a fork to settle,
+ * reuse, a refusal) under the grant's lock. It succeeds exactly when the general path's first rotation
+ * would, with the same rows written.
  *
  * The statements are SQL text, the same every time (prepared once per connection): the query builder
  * spent more CPU building them than the database running them (ARCHITECTURE.md, "One typing dialect": hot paths).
@@ -71,7 +72,7 @@ async function inOneStatement(
       UPDATE oauth_tokens t SET rotated_at = ${now}::bigint
       FROM locked
       WHERE t.token_hash = ${tokenHash} AND t.grant_id = locked.id AND t.kind = 'refresh'
-        AND t.rotated_at IS NULL AND t.revoked_at IS NULL AND t.expires_at > ${now}::bigint
+        AND t.rotated_at IS NULL AND t.revoked_at IS NULL AND t.forked_at IS NULL AND t.expires_at > ${now}::bigint
       RETURNING t.grant_id, t.family_id, coalesce(t.scopes, locked.scopes) AS scopes
     ),
     minted AS (
@@ -121,7 +122,7 @@ function sqliteRotation(tokenHash: string, clientId: string, now: number): SQL {
   return sql`
     UPDATE oauth_tokens SET rotated_at = ${now}
     WHERE token_hash = ${tokenHash} AND kind = 'refresh'
-      AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > ${now}
+      AND rotated_at IS NULL AND revoked_at IS NULL AND forked_at IS NULL AND expires_at > ${now}
       AND EXISTS (SELECT 1 FROM oauth_grants g
                   WHERE g.id = oauth_tokens.grant_id AND g.client_id = ${clientId} AND g.revoked_at IS NULL)
     RETURNING grant_id, family_id,

@@ -70,6 +70,7 @@ export const AUDIT_KIND_NAMES: Record<string, string> = {
   grant_renewed: 'Apps connected again',
   grant_revoked: 'Apps disconnected',
   token_family_revoked: 'Devices signed out',
+  token_branch_revoked: 'Duplicate sessions ended',
   access_refused: 'Apps refused',
   credential_linked: 'Credentials linked',
   credential_removed: 'Credentials removed',
@@ -185,6 +186,8 @@ export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: strin
         typeof d.reason === 'string' ? (GRANT_END_REASONS[d.reason] ?? d.reason.replaceAll('_', ' ')) : null;
       return `An app was disconnected${why ? ` (${why})` : ''}.`;
     }
+    case 'token_branch_revoked':
+      return 'Ended a duplicate session of a connected app (its refresh token had been used twice at once; the session used first afterwards continues).';
     case 'token_family_revoked':
       return `Signed one device of a connected app out${typeof d.reason === 'string' ? ` (${d.reason.replaceAll('_', ' ')})` : ''}.`;
     case 'member_policy_refused': {

@@ -10,6 +10,7 @@ import {
   registerClient,
   tokenRequest,
 } from '../helpers/oauth-http.js';
+import { ageTokenFamily } from '../helpers/token-checks.js';
 
 const fx = oauthFixture({ client: true });
 
@@ -31,6 +32,75 @@ async function tokenRow(token: string) {
     revoked_at: number | null;
   };
 }
+
+const ageFamily = (refreshToken: string, ms: number) => ageTokenFamily(fx.server.sql, refreshToken, ms);
+
+/** A refresh token used twice within the grace window: the rotation's pair and the grace pair. */
+async function forked() {
+  const g = await grantForClient(fx.server, fx.user, fx.clientId);
+  const a = await refresh(g.refreshToken);
+  const b = await refresh(g.refreshToken);
+  expect([a.status, b.status]).toEqual([200, 200]);
+  const pair = (r: typeof a) => ({
+    access: r.body.access_token as string,
+    refresh: r.body.refresh_token as string,
+  });
+  return { g, a: pair(a), b: pair(b) };
+}
+
+describe('one live branch after the grace window (RFC 9700 §4.14.2)', () => {
+  it('after the grace window at most one refresh branch lives: the first one used continues, the other is cut off', async () => {
+    const { a, b } = await forked();
+    await ageFamily(b.refresh, REFRESH_GRACE_MS + 1_000);
+    // The extra pair's branch is used first once the window has passed: it continues…
+    const next = await refresh(b.refresh);
+    expect(next.status).toBe(200);
+    expect(await mcpStatus(fx.server, next.body.access_token as string)).toBe(200);
+    // …and the rotation's branch is cut off: its access token is refused at once.
+    expect(await mcpStatus(fx.server, a.access)).toBe(401);
+    // The survivor is an ordinary chain again.
+    const after = await refresh(next.body.refresh_token as string);
+    expect(after.status).toBe(200);
+    expect(await mcpStatus(fx.server, after.body.access_token as string)).toBe(200);
+  });
+
+  it('a refresh token of the cut-off branch used later is reuse: the whole family ends', async () => {
+    const { a, b } = await forked();
+    await ageFamily(a.refresh, REFRESH_GRACE_MS + 1_000);
+    const next = await refresh(a.refresh);
+    expect(next.status).toBe(200);
+    const late = await refresh(b.refresh);
+    expect(late.status).toBe(400);
+    expect(late.body.error).toBe('invalid_grant');
+    expect(late.body.error_description).toMatch(/already used/);
+    expect(await mcpStatus(fx.server, next.body.access_token as string)).toBe(401);
+    expect((await refresh(next.body.refresh_token as string)).status).toBe(400);
+  });
+
+  it('inside the window both branches refresh, and the window still settles them afterwards', async () => {
+    const { a, b } = await forked();
+    const a2 = await refresh(a.refresh);
+    const b2 = await refresh(b.refresh);
+    expect([a2.status, b2.status]).toEqual([200, 200]);
+    await ageFamily(a.refresh, REFRESH_GRACE_MS + 1_000);
+    const a3 = await refresh(a2.body.refresh_token as string);
+    expect(a3.status).toBe(200);
+    expect(await mcpStatus(fx.server, b2.body.access_token as string)).toBe(401);
+    expect(await mcpStatus(fx.server, a3.body.access_token as string)).toBe(200);
+  });
+
+  it('both branches used at once after the window: at most one pair comes out alive', async () => {
+    const { a, b } = await forked();
+    await ageFamily(a.refresh, REFRESH_GRACE_MS + 1_000);
+    const both = await Promise.all([refresh(a.refresh), refresh(b.refresh)]);
+    const alive = [];
+    for (const r of both.filter((r) => r.status === 200)) {
+      if ((await mcpStatus(fx.server, r.body.access_token as string)) === 200) alive.push(r);
+    }
+    expect(alive.length).toBeLessThanOrEqual(1);
+    expect(both.every((r) => r.status === 200 || r.body.error === 'invalid_grant')).toBe(true);
+  });
+});
 
 describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => {
   it('OAuth 2.1 §4.3.1: every refresh returns a new refresh token and a new access token', async () => {

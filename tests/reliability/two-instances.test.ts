@@ -6,10 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/accounts/users.js';
+import { REFRESH_GRACE_MS } from '../../src/oauth/refresh.js';
 import { RATE_LIMITS } from '../../src/web/rate-limits.js';
 import type { Gateway } from '../helpers/gateway.js';
 import { issueTestToken } from '../helpers/grants.js';
 import { freshAddress, registerClient } from '../helpers/oauth-http.js';
+import { ageTokenFamily } from '../helpers/token-checks.js';
 import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
 
 const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
@@ -140,9 +142,10 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     const spread = await account('parallel-spread');
     const manyAddresses = await parallel((i) => signIn(spread, wrong(i), `203.0.113.${100 + i}`));
     expect(checked(manyAddresses)).toBe(perAccount);
-    // 80 accounts from one address: the address's budget.
-    const many = await Promise.all(Array.from({ length: 80 }, (_, i) => account(`parallel-many-${i}`)));
-    const oneAddress = await parallel((i) => signIn(many[i] as string, wrong(i), '203.0.113.11'));
+    // 80 accounts from one address (unknown ones are checked the same way): the address's budget.
+    const oneAddress = await parallel((i) =>
+      signIn(`parallel-many-${i}@example.com`, wrong(i), '203.0.113.11'),
+    );
     expect(checked(oneAddress)).toBe(perAddress);
     expect(oneAddress.filter((s) => s === 429)).toHaveLength(80 - perAddress);
   });
@@ -282,6 +285,35 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     for (const pair of ok) {
       expect(await pairWorks(pair.body as never, g.clientId)).toEqual({ mcp: 401, refresh: 400 });
     }
+  });
+
+  it('after the grace window at most one refresh branch lives, over both instances: the first used continues, the other is cut off and its later use ends the family', async () => {
+    const g = await refreshableGrant();
+    const refresh = (token: string) =>
+      oauthPost('/token', { grant_type: 'refresh_token', refresh_token: token, client_id: g.clientId });
+    // Used twice within the window, once on each instance: two branches.
+    const a = await refresh(g.refreshToken);
+    const b = await refresh(g.refreshToken);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    // Both instances have answered the rotation branch's access token (their caches hold it).
+    for (let i = 0; i < 2; i++) {
+      const ping = await mcp(a.body.access_token as string, { jsonrpc: '2.0', id: 1, method: 'ping' });
+      await ping.arrayBuffer();
+      expect(ping.status).toBe(200);
+    }
+    // The window passes.
+    await ageTokenFamily(two.sql, g.refreshToken, REFRESH_GRACE_MS + 1_000);
+    const next = await refresh(b.body.refresh_token as string);
+    expect(next.status).toBe(200);
+    // Refused at once by both instances, whichever answered it before.
+    for (let i = 0; i < 2; i++) {
+      const ping = await mcp(a.body.access_token as string, { jsonrpc: '2.0', id: 1, method: 'ping' });
+      await ping.arrayBuffer();
+      expect(ping.status).toBe(401);
+    }
+    const late = await refresh(a.body.refresh_token as string);
+    expect([late.status, late.body.error]).toEqual([400, 'invalid_grant']);
+    expect(await pairWorks(next.body as never, g.clientId)).toEqual({ mcp: 401, refresh: 400 });
   });
 
   it('refreshes racing revocations of their family over both instances: no error, and nothing of the family works afterwards', async () => {

@@ -47,6 +47,7 @@ describe('every audit event as a sentence (issue 17)', () => {
     ...AUDIT_KINDS,
     'grant_renewed',
     'token_family_revoked',
+    'token_branch_revoked',
     'access_refused',
     'team_deleted',
     'password_reset',

@@ -120,6 +120,16 @@ export const oauthTokens = sqliteTable(
      */
     graceUsedAt: integer('grace_used_at'),
     revokedAt: integer('revoked_at'),
+    /**
+     * Which branch of its family the token is on, once a grace use forked the family into two chains
+     * (null: the branch the family started with). Inherited by a branch's later tokens.
+     */
+    branch: text('branch'),
+    /**
+     * Refresh tokens: when their family forked, while it has another live branch; rotating such a token
+     * takes refreshGrant's general path, which ends the other branches once the grace window has passed.
+     */
+    forkedAt: integer('forked_at'),
   },
   (t) => [
     index('tokens_grant_idx').on(t.grantId),

@@ -87,6 +87,8 @@ export const oauthTokens = pgTable(
     rotatedAt: bigint('rotated_at', { mode: 'number' }),
     graceUsedAt: bigint('grace_used_at', { mode: 'number' }),
     revokedAt: bigint('revoked_at', { mode: 'number' }),
+    branch: text('branch'),
+    forkedAt: bigint('forked_at', { mode: 'number' }),
   },
   (t) => [
     index('tokens_grant_idx').on(t.grantId),
