@@ -121,6 +121,17 @@ describe('the two upstream headers instead of OAuth', () => {
     await oauth.close();
   });
 
+  it('X-MCP-Readonly narrows a header connection as it does an OAuth one', async () => {
+    const client = await headersV2({ ...headers(), 'X-MCP-Readonly': 'true' });
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.length).toBeLessThan(31);
+    expect(tools.every((t: Json) => t.annotations?.readOnlyHint === true)).toBe(true);
+    const refused = await client.callTool({ name: 'submit_keyword_search', arguments: { query: 'x' } });
+    expect(refused.isError).toBe(true);
+    await client.close();
+  });
+
   it('mcp-remote with --header relays the tools over stdio', async () => {
     const home = tempDir('sim-mcp-remote-headers-');
     const client = new ClientV1({ name: 'via-mcp-remote', version: '1' });
