@@ -56,6 +56,8 @@ export interface Config {
   allowedOrigins: string[];
   /** Audit rows older than this many days are purged by housekeeping. */
   auditRetentionDays: number;
+  /** HOUSEKEEPING_INTERVAL_SECONDS: how often the purge runs (the first pass too, after start). */
+  housekeepingIntervalMs: number;
   /** METRICS_TOKEN: the bearer secret /metrics requires; null serves no /metrics at all (404). */
   metricsToken: string | null;
 }
@@ -212,6 +214,7 @@ export const schema = z.object({
       'must be a whole number of days from 1 to 36500',
     )
     .transform(Number),
+  HOUSEKEEPING_INTERVAL_SECONDS: wholeNumber('900', 10, 86_400, 'seconds'),
   ALLOWED_ORIGINS: z
     .string()
     .default('')
@@ -322,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       acceptUpstreamHeaders: e.ALLOW_UPSTREAM_HEADERS === 'true',
     },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    housekeepingIntervalMs: e.HOUSEKEEPING_INTERVAL_SECONDS * 1000,
     metricsToken: e.METRICS_TOKEN ?? null,
   };
 }

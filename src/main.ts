@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     ),
   );
   const stopTrimming = startNativeHeapTrimmer(NATIVE_HEAP_TRIM_MS);
-  const stopHousekeeping = startHousekeeping(db, logger, undefined, {
+  const stopHousekeeping = startHousekeeping(db, logger, config.housekeepingIntervalMs, {
     auditRetentionDays: config.auditRetentionDays,
   });
   let stopping = false;

@@ -15,11 +15,12 @@ export async function tokenRound(
   pool: string[],
   seconds: number,
   gatewayPid: number,
+  connections = TOKEN_CONNECTIONS,
 ) {
   const result = await cpuPerRequest(gatewayPid, () =>
     load({
       url: `${gatewayUrl}/token`,
-      connections: TOKEN_CONNECTIONS,
+      connections,
       duration: seconds,
       setupClient: (client) => {
         const chain = { refresh: pool.pop() };

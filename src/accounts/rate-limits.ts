@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
+import { deleteInBatches } from '../db/batches.js';
 import type { Store } from '../db/store/index.js';
 import { derivedKey } from '../security/derived-keys.js';
 import {
@@ -114,9 +115,27 @@ export class SharedRateLimiter {
   }
 }
 
-/** Deletes counters whose windows can no longer matter (housekeeping). */
-export async function purgeRateLimits(db: Store, now = Date.now()): Promise<number> {
+/**
+ * Deletes counters whose windows can no longer matter (housekeeping), in batches: the expired rows of
+ * a batch of keys found by the expiry index.
+ */
+export function purgeRateLimits(db: Store, now = Date.now()): Promise<number> {
   const { rateLimitHits: r } = db.t;
-  const gone = await db.orm.delete(r).where(lt(r.expiresAt, now)).returning({ key: r.key });
-  return gone.length;
+  return deleteInBatches(async (batch) => {
+    const keys = await db.orm.select({ key: r.key }).from(r).where(lt(r.expiresAt, now)).limit(batch);
+    if (!keys.length) return 0;
+    const gone = await db.orm
+      .delete(r)
+      .where(
+        and(
+          inArray(
+            r.key,
+            keys.map((k) => k.key),
+          ),
+          lt(r.expiresAt, now),
+        ),
+      )
+      .returning({ key: r.key });
+    return gone.length;
+  });
 }

@@ -106,22 +106,23 @@ export const SESSION_COOKIE_MAX_AGE_S = Math.floor(SESSION_ABSOLUTE_MS / 1000);
 
 /** Deletes sessions past their expiry, in small batches (housekeeping). */
 export function purgeExpiredSessions(db: Store, now = Date.now()): Promise<number> {
+  return deleteInBatches((batch) => changed(expiredSessionsBatch(db, now, batch)));
+}
+
+/** Deletes a batch of sessions expired before `now` (sessions_expires_idx). */
+export function expiredSessionsBatch(db: Store, now: number, batch: number) {
   const { sessions } = db.t;
-  return deleteInBatches((batch) =>
-    changed(
-      db.orm
-        .delete(sessions)
-        .where(
-          inArray(
-            sessions.idHash,
-            db.orm
-              .select({ idHash: sessions.idHash })
-              .from(sessions)
-              .where(lt(sessions.expiresAt, now))
-              .limit(batch),
-          ),
-        )
-        .returning({ idHash: sessions.idHash }),
-    ),
-  );
+  return db.orm
+    .delete(sessions)
+    .where(
+      inArray(
+        sessions.idHash,
+        db.orm
+          .select({ idHash: sessions.idHash })
+          .from(sessions)
+          .where(lt(sessions.expiresAt, now))
+          .limit(batch),
+      ),
+    )
+    .returning({ idHash: sessions.idHash });
 }

@@ -1,102 +1,19 @@
-import { and, desc, eq, gt, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { first, type Store } from '../db/store/index.js';
+import { type AuditFilters, type AuditKey, type AuditPosition, timeRange } from './filters.js';
 
 export const AUDIT_PAGE_SIZE = 50;
 /** The most rows one export returns (newest first); narrow the filters for more. */
 export const AUDIT_EXPORT_MAX = 50_000;
-const DAY_MS = 24 * 3600 * 1000;
+/**
+ * Rows an export reads per query: it is written out page by page, never held whole. The first page
+ * is small, so the download starts at once.
+ */
+const EXPORT_FIRST_PAGE = 100;
+const EXPORT_PAGE = 1_000;
 
 /** Account events that name no workspace, shown in a team's trail for its current members. */
 const MEMBER_ACCOUNT_EVENTS = ['sign_in', 'signed_out_everywhere'];
-
-/** The kinds offered in the filter (any kind typed in the query string also works). */
-export const AUDIT_KINDS = [
-  'tool_call',
-  'sign_in',
-  'grant_created',
-  'grant_revoked',
-  'credential_linked',
-  'credential_removed',
-  'team_created',
-  'team_renamed',
-  'invite_created',
-  'invite_revoked',
-  'invite_accepted',
-  'member_role_changed',
-  'member_policy_changed',
-  'member_policy_refused',
-  'team_settings_changed',
-  'webhook_changed',
-  'member_removed',
-  'member_left',
-  'signed_out_everywhere',
-  'account_created',
-] as const;
-
-export interface AuditFilters {
-  kind: string | null;
-  userId: string | null;
-  tool: string | null;
-  /** Inclusive UTC dates, YYYY-MM-DD. */
-  from: string | null;
-  to: string | null;
-  page: number;
-}
-
-export interface AuditFilterErrors {
-  kind?: string;
-  tool?: string;
-  from?: string;
-  to?: string;
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const NAME = /^[a-z0-9_]{1,64}$/;
-
-function dayStart(date: string): number | null {
-  if (!DATE.test(date)) return null;
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date ? null : ms;
-}
-
-/** Reads filters from a query string; bad values are reported per field and ignored. */
-export function parseAuditFilters(query: Record<string, string | undefined>): {
-  filters: AuditFilters;
-  errors: AuditFilterErrors;
-} {
-  const errors: AuditFilterErrors = {};
-  const text = (key: string) => {
-    const v = query[key]?.trim();
-    return v ? v.slice(0, 100) : null;
-  };
-  let kind = text('kind');
-  if (kind && !NAME.test(kind)) {
-    errors.kind = 'A kind is lower-case letters, digits and underscores.';
-    kind = null;
-  }
-  let tool = text('tool');
-  if (tool && !NAME.test(tool)) {
-    errors.tool = 'A tool name is lower-case letters, digits and underscores, like submit_keyword_search.';
-    tool = null;
-  }
-  let from = text('from');
-  if (from && dayStart(from) === null) {
-    errors.from = 'Enter a date as YYYY-MM-DD.';
-    from = null;
-  }
-  let to = text('to');
-  if (to && dayStart(to) === null) {
-    errors.to = 'Enter a date as YYYY-MM-DD.';
-    to = null;
-  }
-  if (from && to && (dayStart(from) ?? 0) > (dayStart(to) ?? 0)) {
-    errors.to = 'The end date is before the start date.';
-    to = null;
-  }
-  const pageText = text('page');
-  const page = pageText && /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
-  return { filters: { kind, userId: text('member'), tool, from, to, page }, errors };
-}
 
 export interface AuditRow {
   id: number;
@@ -112,120 +29,225 @@ export interface AuditRow {
   detail: string | null;
 }
 
-function where(db: Store, workspaceId: string, f: AuditFilters): SQL {
-  const { auditEvents, workspaceMembers } = db.t;
-  const members = sql`(SELECT ${workspaceMembers.userId} FROM ${workspaceMembers} WHERE ${workspaceMembers.workspaceId} = ${workspaceId})`;
-  const conditions: (SQL | undefined)[] = [
-    or(
-      eq(auditEvents.workspaceId, workspaceId),
-      and(
-        isNull(auditEvents.workspaceId),
-        inArray(auditEvents.kind, MEMBER_ACCOUNT_EVENTS),
-        sql`${auditEvents.userId} IN ${members}`,
-      ),
-    ),
+type Event = Omit<AuditRow, 'userEmail' | 'clientName'>;
+type Direction = 'older' | 'newer';
+
+/** Rows past `key` in the direction read: a row-value comparison, an index range on both engines. */
+function past(db: Store, direction: Direction, key: AuditKey): SQL {
+  const { auditEvents: a } = db.t;
+  return direction === 'older'
+    ? sql`(${a.at}, ${a.id}) < (${key.at}, ${key.id})`
+    : sql`(${a.at}, ${a.id}) > (${key.at}, ${key.id})`;
+}
+
+function ordered(db: Store, direction: Direction) {
+  const { auditEvents: a } = db.t;
+  return direction === 'older' ? [desc(a.at), desc(a.id)] : [asc(a.at), asc(a.id)];
+}
+
+const columns = (db: Store) => {
+  const { auditEvents: a } = db.t;
+  return {
+    id: a.id,
+    at: a.at,
+    kind: a.kind,
+    userId: a.userId,
+    clientId: a.clientId,
+    tool: a.tool,
+    status: a.status,
+    durationMs: a.durationMs,
+    detail: a.detail,
+  };
+};
+
+function common(db: Store, f: AuditFilters, direction: Direction, key: AuditKey | null): (SQL | undefined)[] {
+  const { auditEvents: a } = db.t;
+  const range = timeRange(f);
+  return [
+    f.userId ? eq(a.userId, f.userId) : undefined,
+    range.from === null ? undefined : gte(a.at, range.from),
+    range.to === null ? undefined : lt(a.at, range.to),
+    key ? past(db, direction, key) : undefined,
   ];
-  if (f.kind) conditions.push(eq(auditEvents.kind, f.kind));
-  if (f.userId) conditions.push(eq(auditEvents.userId, f.userId));
-  if (f.tool) conditions.push(eq(auditEvents.tool, f.tool));
-  const from = f.from ? dayStart(f.from) : null;
-  const to = f.to ? dayStart(f.to) : null;
-  if (from !== null) conditions.push(gte(auditEvents.at, from));
-  if (to !== null) conditions.push(lt(auditEvents.at, to + DAY_MS));
-  return and(...conditions) as SQL;
 }
 
-function select(db: Store) {
-  const { auditEvents, users, oauthClients } = db.t;
+/**
+ * The workspace's own events: one index range, (workspace_id, at, id) or the filter's
+ * (workspace_id, kind | tool, at, id), or (user_id, workspace_id, at, id) for one member.
+ */
+export function workspaceEvents(
+  db: Store,
+  workspaceId: string,
+  f: AuditFilters,
+  direction: Direction,
+  key: AuditKey | null,
+  limit: number,
+) {
+  const { auditEvents: a } = db.t;
   return db.orm
-    .select({
-      id: auditEvents.id,
-      at: auditEvents.at,
-      kind: auditEvents.kind,
-      userId: auditEvents.userId,
-      userEmail: users.email,
-      clientId: auditEvents.clientId,
-      clientName: oauthClients.clientName,
-      tool: auditEvents.tool,
-      status: auditEvents.status,
-      durationMs: auditEvents.durationMs,
-      detail: auditEvents.detail,
-    })
-    .from(auditEvents)
-    .leftJoin(users, eq(users.id, auditEvents.userId))
-    .leftJoin(oauthClients, eq(oauthClients.id, auditEvents.clientId));
+    .select(columns(db))
+    .from(a)
+    .where(
+      and(
+        eq(a.workspaceId, workspaceId),
+        f.kind ? eq(a.kind, f.kind) : undefined,
+        f.tool ? eq(a.tool, f.tool) : undefined,
+        ...common(db, f, direction, key),
+      ),
+    )
+    .orderBy(...ordered(db, direction))
+    .limit(limit);
 }
 
-/** One page of the workspace's trail, newest first. */
+/**
+ * The current members' account events (sign-ins and the like name no workspace): for each member a
+ * range of (user_id, workspace_id IS NULL, at, id), so a tiny team never reads everyone's sign-ins.
+ * Null when the filters exclude them. `bound`: rows past it cannot make the page (the workspace's own
+ * rows already fill it), so a busy team reads only the few minutes its page spans.
+ */
+export function memberAccountEvents(
+  db: Store,
+  workspaceId: string,
+  f: AuditFilters,
+  direction: Direction,
+  key: AuditKey | null,
+  limit: number,
+  bound: AuditKey | null = null,
+) {
+  const kinds = f.kind ? MEMBER_ACCOUNT_EVENTS.filter((k) => k === f.kind) : MEMBER_ACCOUNT_EVENTS;
+  if (f.tool || kinds.length === 0) return null;
+  const { auditEvents: a, workspaceMembers: m } = db.t;
+  // The members drive the join (CROSS JOIN keeps SQLite from reordering it: with its averaged
+  // statistics, "workspace_id IS NULL" looks as selective as one workspace and it would read every
+  // account event in time order instead); PostgreSQL orders the join by its own statistics.
+  return db.orm
+    .select(columns(db))
+    .from(m)
+    .crossJoin(a)
+    .where(
+      and(
+        eq(m.workspaceId, workspaceId),
+        eq(a.userId, m.userId),
+        isNull(a.workspaceId),
+        inArray(a.kind, kinds),
+        ...common(db, f, direction, key),
+        bound ? past(db, direction === 'older' ? 'newer' : 'older', bound) : undefined,
+      ),
+    )
+    .orderBy(...ordered(db, direction))
+    .limit(limit);
+}
+
+const before = (direction: Direction) => (x: AuditKey, y: AuditKey) =>
+  (direction === 'older' ? -1 : 1) * (x.at - y.at || x.id - y.id);
+
+/** Up to `limit` events of the trail past `key`, in the direction read: both parts merged. */
+async function trail(
+  db: Store,
+  workspaceId: string,
+  f: AuditFilters,
+  direction: Direction,
+  key: AuditKey | null,
+  limit: number,
+): Promise<Event[]> {
+  const own: Event[] = await workspaceEvents(db, workspaceId, f, direction, key, limit);
+  const bound = own.length === limit ? (own.at(-1) as Event) : null;
+  const accounts = memberAccountEvents(db, workspaceId, f, direction, key, limit, bound);
+  const theirs: Event[] = accounts ? await accounts : [];
+  return theirs.length ? [...own, ...theirs].sort(before(direction)).slice(0, limit) : own;
+}
+
+/** The page's people by email and apps by name: two lookups by primary key for at most a page of ids. */
+async function named(db: Store, rows: Event[]): Promise<AuditRow[]> {
+  const { users, oauthClients } = db.t;
+  const userIds = [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))];
+  const clientIds = [...new Set(rows.flatMap((r) => (r.clientId ? [r.clientId] : [])))];
+  const emails = new Map(
+    userIds.length
+      ? (
+          await db.orm
+            .select({ id: users.id, email: users.email })
+            .from(users)
+            .where(inArray(users.id, userIds))
+        ).map((u) => [u.id, u.email])
+      : [],
+  );
+  const names = new Map(
+    clientIds.length
+      ? (
+          await db.orm
+            .select({ id: oauthClients.id, name: oauthClients.clientName })
+            .from(oauthClients)
+            .where(inArray(oauthClients.id, clientIds))
+        ).map((c) => [c.id, c.name])
+      : [],
+  );
+  return rows.map((r) => ({
+    ...r,
+    userEmail: r.userId ? (emails.get(r.userId) ?? null) : null,
+    clientName: r.clientId ? (names.get(r.clientId) ?? null) : null,
+  }));
+}
+
+export interface AuditPage {
+  rows: AuditRow[];
+  /** Where the "Older events" link starts, if older events may exist. */
+  older: AuditKey | null;
+  /** Where the "Newer events" link starts, if this is not the newest page. */
+  newer: AuditKey | null;
+}
+
+/** One page of the workspace's trail, newest first, from `position` on. */
 export async function queryAudit(
   db: Store,
   workspaceId: string,
   filters: AuditFilters,
+  position: AuditPosition = null,
   pageSize = AUDIT_PAGE_SIZE,
-): Promise<{ rows: AuditRow[]; hasMore: boolean }> {
-  const { auditEvents } = db.t;
-  const rows = await select(db)
-    .where(where(db, workspaceId, filters))
-    .orderBy(desc(auditEvents.at), desc(auditEvents.id))
-    .limit(pageSize + 1)
-    .offset((filters.page - 1) * pageSize);
-  return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
+): Promise<AuditPage> {
+  const direction: Direction = position && 'newer' in position ? 'newer' : 'older';
+  const key = position ? ('newer' in position ? position.newer : position.older) : null;
+  const found = await trail(db, workspaceId, filters, direction, key, pageSize + 1);
+  const more = found.length > pageSize;
+  const rows = await named(db, found.slice(0, pageSize));
+  if (direction === 'newer') rows.reverse();
+  const newest = rows[0] ?? null;
+  const oldest = rows.at(-1) ?? null;
+  if (direction === 'older')
+    return { rows, older: more ? oldest : null, newer: key ? (newest ?? key) : null };
+  return { rows, older: oldest ?? key, newer: more ? newest : null };
 }
-
-/** Every matching row (up to AUDIT_EXPORT_MAX), newest first, for CSV or JSON export. */
-export function exportAudit(db: Store, workspaceId: string, filters: AuditFilters): Promise<AuditRow[]> {
-  const { auditEvents } = db.t;
-  return select(db)
-    .where(where(db, workspaceId, filters))
-    .orderBy(desc(auditEvents.at), desc(auditEvents.id))
-    .limit(AUDIT_EXPORT_MAX);
-}
-
-const CSV_COLUMNS: (keyof AuditRow)[] = [
-  'id',
-  'at',
-  'kind',
-  'userId',
-  'userEmail',
-  'clientId',
-  'clientName',
-  'tool',
-  'status',
-  'durationMs',
-  'detail',
-];
 
 /**
- * RFC 4180 CSV with an ISO time column. Cells starting with = + - @ are prefixed with ' so a
- * spreadsheet never runs them as formulas (client names and emails are user-controlled).
+ * Every matching row, newest first, up to AUDIT_EXPORT_MAX: page after page of keyset reads, each
+ * handed out before the next is read (another request may run between two).
  */
-export function auditCsv(rows: AuditRow[]): string {
-  const cell = (value: unknown) => {
-    if (value === null || value === undefined) return '';
-    let s = String(value);
-    if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const header = ['time', ...CSV_COLUMNS].join(',');
-  const lines = rows.map((r) =>
-    [new Date(r.at).toISOString(), ...CSV_COLUMNS.map((k) => r[k])].map(cell).join(','),
-  );
-  return `${[header, ...lines].join('\r\n')}\r\n`;
+export async function* exportPages(
+  db: Store,
+  workspaceId: string,
+  filters: AuditFilters,
+): AsyncGenerator<AuditRow[]> {
+  let key: AuditKey | null = null;
+  for (let left = AUDIT_EXPORT_MAX; left > 0; ) {
+    const size = Math.min(key ? EXPORT_PAGE : EXPORT_FIRST_PAGE, left);
+    const rows = await trail(db, workspaceId, filters, 'older', key, size);
+    if (rows.length) yield await named(db, rows);
+    if (rows.length < size) return;
+    left -= rows.length;
+    key = rows.at(-1) as Event;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
-/** JSON export: the rows with ISO times and detail parsed back into objects. */
-export function auditJson(rows: AuditRow[]) {
-  return rows.map((r) => {
-    let detail: unknown = null;
-    if (r.detail) {
-      try {
-        detail = JSON.parse(r.detail);
-      } catch {
-        detail = r.detail;
-      }
-    }
-    return { ...r, time: new Date(r.at).toISOString(), detail };
-  });
+/** Every matching row (up to AUDIT_EXPORT_MAX), newest first, in one array. */
+export async function exportAudit(
+  db: Store,
+  workspaceId: string,
+  filters: AuditFilters,
+): Promise<AuditRow[]> {
+  const all: AuditRow[] = [];
+  for await (const rows of exportPages(db, workspaceId, filters)) all.push(...rows);
+  return all;
 }
 
 /** Whether an event of this kind was recorded for this person, app and workspace since `since`. */

@@ -10,13 +10,14 @@ export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
 /** Deletes audit rows older than `retentionDays`, in small batches (housekeeping). */
 export function purgeAuditEvents(db: Store, retentionDays: number, now = Date.now()): Promise<number> {
   const cutoff = now - retentionDays * DAY_MS;
+  return deleteInBatches((batch) => changed(oldAuditBatch(db, cutoff, batch)));
+}
+
+/** Deletes a batch of audit rows older than `cutoff`, the oldest first (audit_at_idx). */
+export function oldAuditBatch(db: Store, cutoff: number, batch: number) {
   const { auditEvents: a } = db.t;
-  return deleteInBatches((batch) =>
-    changed(
-      db.orm
-        .delete(a)
-        .where(inArray(a.id, db.orm.select({ id: a.id }).from(a).where(lt(a.at, cutoff)).limit(batch)))
-        .returning({ id: a.id }),
-    ),
-  );
+  return db.orm
+    .delete(a)
+    .where(inArray(a.id, db.orm.select({ id: a.id }).from(a).where(lt(a.at, cutoff)).limit(batch)))
+    .returning({ id: a.id });
 }

@@ -1,18 +1,61 @@
-/** Rows deleted per statement by purges, so a request waiting on the write lock waits for one batch at most. */
+/** Rows read per statement by purges that only read (a window of candidates to check). */
 export const PURGE_BATCH = 500;
 
 /**
- * Runs `deleteBatch` until a batch deletes fewer than `batch` rows; returns the total deleted. A batch
- * is one statement on its own (no transaction around the loop), so other writers get in between.
+ * How long one purge batch may hold the database. On SQLite a statement runs on the event loop, so a
+ * request that arrives meanwhile waits for the batch to end; on PostgreSQL the rows a batch deletes
+ * stay locked until it commits.
  */
-export async function deleteInBatches(
-  deleteBatch: (batch: number) => Promise<number>,
-  batch = PURGE_BATCH,
-): Promise<number> {
+const BATCH_TARGET_MS = 20;
+const MIN_BATCH = 10;
+const MAX_BATCH = 2_000;
+
+/**
+ * Lets the event loop take its other work (requests that arrived meanwhile) before the next batch. On
+ * SQLite a statement runs on the event loop itself, and awaiting one that has finished is only a
+ * microtask: without this, every batch of a purge would run back to back and requests would wait for
+ * all of them.
+ */
+export function yieldToOthers(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The size of the next batch, from how long the last one took: halved when it took over twice the
+ * target, doubled under half of it. What a row costs to delete depends on the table, its indexes, the
+ * machine and what else runs (a delete of random keys from a large table dirties a page per index per
+ * row), so the size is measured rather than fixed.
+ */
+export class BatchSize {
+  private size = 100;
+
+  get current(): number {
+    return this.size;
+  }
+
+  async run<T>(batch: (size: number) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const result = await batch(this.size);
+    const ms = performance.now() - started;
+    if (ms > 2 * BATCH_TARGET_MS) this.size = Math.max(MIN_BATCH, Math.floor(this.size / 2));
+    else if (ms < BATCH_TARGET_MS / 2) this.size = Math.min(MAX_BATCH, this.size * 2);
+    return result;
+  }
+}
+
+/**
+ * Runs `deleteBatch` until a batch deletes fewer rows than it was asked for; returns the total
+ * deleted. A batch is one statement on its own (no transaction around the loop), sized by BatchSize,
+ * and other work runs between two.
+ */
+export async function deleteInBatches(deleteBatch: (batch: number) => Promise<number>): Promise<number> {
+  const size = new BatchSize();
   let total = 0;
   for (;;) {
-    const n = await deleteBatch(batch);
+    const asked = size.current;
+    const n = await size.run(deleteBatch);
     total += n;
-    if (n < batch) return total;
+    if (n < asked) return total;
+    await yieldToOthers();
   }
 }

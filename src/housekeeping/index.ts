@@ -1,7 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { purgeRateLimits } from '../accounts/rate-limits.js';
 import { purgeExpiredSessions } from '../accounts/sessions.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS, purgeAuditEvents } from '../audit/retention.js';
-import type { Store } from '../db/store/index.js';
+import { type Store, statementRows } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 import { purgeWaitingCalls } from '../mcp/cancellation/call-directory.js';
 import { purgeExpiredOAuth } from '../oauth/purge.js';
@@ -44,7 +45,18 @@ export async function purgeExpired(
   );
   const rateLimits = await purgeRateLimits(db, now);
   const waitingCalls = await purgeWaitingCalls(db, now);
+  await keepPlannerInformed(db);
   return { ...oauth, sessions, auditEvents, rateLimits, waitingCalls };
+}
+
+/**
+ * SQLite gathers no statistics by itself, and without them its planner can prefer an index that
+ * avoids a sort over one that finds the few rows asked for. `PRAGMA optimize` analyzes only the
+ * tables whose size changed a lot since, with a bounded sample (https://sqlite.org/pragma.html#pragma_optimize).
+ * PostgreSQL's autovacuum analyzes on its own.
+ */
+async function keepPlannerInformed(db: Store): Promise<void> {
+  if (db.engine === 'sqlite') await statementRows(db, sql`PRAGMA optimize`);
 }
 
 /** Runs purgeExpired every `intervalMs` on an unref'd timer; returns a stop function. */
@@ -59,9 +71,12 @@ export function startHousekeeping(
     // A slow round (a large first purge) is not overlapped by the next.
     if (running) return;
     running = true;
+    const started = performance.now();
     purgeExpired(db, Date.now(), options)
       .then((counts) => {
-        if (Object.values(counts).some((n) => n > 0)) logger.info({ purged: counts }, 'housekeeping');
+        const durationMs = Math.round(performance.now() - started);
+        if (Object.values(counts).some((n) => n > 0))
+          logger.info({ purged: counts, durationMs }, 'housekeeping');
       })
       .catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed'))
       .finally(() => {

@@ -67,13 +67,14 @@ export function decideOnce(
 
 /** Deletes decisions whose consent form has expired (purge.ts); returns how many. */
 export function purgeDecisions(db: Store, now: number): Promise<number> {
+  return deleteInBatches((batch) => changed(expiredDecisionsBatch(db, now, batch)));
+}
+
+/** Deletes a batch of decisions expired before `now` (decisions_expires_idx). */
+export function expiredDecisionsBatch(db: Store, now: number, batch: number) {
   const { oauthDecisions: d } = db.t;
-  return deleteInBatches((batch) =>
-    changed(
-      db.orm
-        .delete(d)
-        .where(inArray(d.id, db.orm.select({ id: d.id }).from(d).where(lt(d.expiresAt, now)).limit(batch)))
-        .returning({ id: d.id }),
-    ),
-  );
+  return db.orm
+    .delete(d)
+    .where(inArray(d.id, db.orm.select({ id: d.id }).from(d).where(lt(d.expiresAt, now)).limit(batch)))
+    .returning({ id: d.id });
 }

@@ -60,6 +60,7 @@ describe('schema equivalence of the SQLite and PostgreSQL migrations', () => {
         'tokens_expires_idx(expires_at)',
         'tokens_family_idx(family_id)',
         'tokens_grant_idx(grant_id)',
+        'tokens_revoked_idx(revoked_at) where revoked_at is not null',
       ]);
       expect(shape.users?.columns.disabled_at?.notNull).toBe(false);
       expect(shape.oauth_grants?.uniques).toEqual([

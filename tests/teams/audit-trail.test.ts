@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditCsv, auditJson, exportAudit, parseAuditFilters, queryAudit } from '../../src/audit/query.js';
+import { auditCsv, auditJson } from '../../src/audit/export.js';
+import { parseAuditFilters } from '../../src/audit/filters.js';
+import { exportAudit, queryAudit } from '../../src/audit/query.js';
 import { loadConfig } from '../../src/config.js';
 import type { OpenStore } from '../../src/db/store/index.js';
 import { purgeExpired } from '../../src/housekeeping/index.js';
@@ -101,24 +103,34 @@ describe('audit trail', () => {
       kind: 'DROP TABLE',
       from: '2026-02-30',
       to: 'tomorrow',
-      page: '-3',
+      before: '12.x',
     });
-    expect(Object.keys(errors).sort()).toEqual(['from', 'kind', 'to']);
-    expect(f).toMatchObject({ kind: null, from: null, to: null, page: 1 });
+    expect(Object.keys(errors).sort()).toEqual(['from', 'kind', 'position', 'to']);
+    expect(f).toMatchObject({ kind: null, from: null, to: null });
     expect(parseAuditFilters({ from: '2026-11-05', to: '2026-11-01' }).errors.to).toMatch(/before/);
+    expect(parseAuditFilters({ before: '1700000000000.42' }).position).toEqual({
+      older: { at: 1700000000000, id: 42 },
+    });
+    expect(parseAuditFilters({ page: '7' }).legacyPage).toBe(7);
   });
 
-  it('paginates newest first without overlap', async () => {
+  it('pages newest first by cursor, both ways, without overlap or gap', async () => {
     const { t } = await seed();
-    const range = { from: '2026-11-01', to: '2026-11-20' };
-    const p1 = await queryAudit(db, t.id, filters({ ...range, page: '1' }), 3);
-    const p2 = await queryAudit(db, t.id, filters({ ...range, page: '2' }), 3);
-    expect(p1.hasMore).toBe(true);
-    expect(p2.hasMore).toBe(false);
+    const f = filters({ from: '2026-11-01', to: '2026-11-20' });
+    const p1 = await queryAudit(db, t.id, f, null, 3);
     expect(p1.rows).toHaveLength(3);
+    expect(p1.newer).toBeNull();
+    expect(p1.older).not.toBeNull();
+    const p2 = await queryAudit(db, t.id, f, { older: p1.older as { at: number; id: number } }, 3);
     expect(p2.rows).toHaveLength(1);
-    expect(p1.rows.map((r) => r.at)).toEqual([...p1.rows.map((r) => r.at)].sort((a, b) => b - a));
-    expect((p1.rows.at(-1)?.at ?? 0) >= (p2.rows[0]?.at ?? 0)).toBe(true);
+    expect(p2.older).toBeNull();
+    const all = [...p1.rows, ...p2.rows];
+    expect(all.map((r) => r.at)).toEqual([...all.map((r) => r.at)].sort((a, b) => b - a));
+    expect(new Set(all.map((r) => r.id)).size).toBe(4);
+    // Back from the last page: the first page's rows again, and no newer page beyond them.
+    const back = await queryAudit(db, t.id, f, { newer: p2.newer as { at: number; id: number } }, 3);
+    expect(back.rows.map((r) => r.id)).toEqual(p1.rows.map((r) => r.id));
+    expect(back.newer).toBeNull();
   });
 
   it('exports CSV (RFC 4180, formula-safe) and JSON with the same filters', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_KINDS } from '../../src/audit/query.js';
+import { AUDIT_KINDS } from '../../src/audit/filters.js';
 import { describeAuditEvent, statusWords } from '../../src/teams/audit-words.js';
 
 const row = (

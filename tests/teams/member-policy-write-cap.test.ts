@@ -197,12 +197,12 @@ describe('monthly write cap', () => {
   it('the count query is index-backed (no full scan of the audit trail)', async () => {
     const text = await queryPlan(db, writesThisMonthQuery(db, 'w', 'u').toSQL());
     if (db.engine === 'sqlite') {
-      expect(text).toMatch(/USING INDEX audit_user_at_idx/);
+      expect(text).toMatch(/USING INDEX audit_user_workspace_at_idx/);
       expect(text).not.toMatch(/SCAN audit_events/);
     } else {
       // A near-empty table would be read whole anyway; with sequential scans priced out, the plan shows
       // that an index serves the query.
-      expect(text).toMatch(/Index.*audit_user_at_idx/);
+      expect(text).toMatch(/Index.*audit_(user_)?workspace_at_idx/);
     }
   });
 });

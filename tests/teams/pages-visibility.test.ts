@@ -109,9 +109,18 @@ describe('audit and usage pages', () => {
     expect(first.headers.get('cache-control')).toBe('no-store');
     expect((owner.browser.lastHtml.match(/<tr>/g) ?? []).length - 1).toBe(50);
     expect(owner.browser.lastHtml).toContain('Older events');
-    await owner.browser.get(`/workspaces/${id}/audit${q}&page=2`);
+    const older = /href="([^"]*before=[^"]*)">Older events/
+      .exec(owner.browser.lastHtml)?.[1]
+      ?.replaceAll('&amp;', '&');
+    expect(older).toContain('kind=tool_call');
+    await owner.browser.get(older as string);
     expect((owner.browser.lastHtml.match(/<tr>/g) ?? []).length - 1).toBe(10);
     expect(owner.browser.lastHtml).not.toContain('Older events');
+    expect(owner.browser.lastHtml).toContain('Newer events');
+    // A page number from a link made before cursors leads to the newest page of the same filters.
+    const legacy = await owner.browser.get(`/workspaces/${id}/audit${q}&page=2`);
+    expect(legacy.status).toBe(302);
+    expect(legacy.headers.get('location')).toBe(`/workspaces/${id}/audit${q}`);
 
     await owner.browser.get(`/workspaces/${id}/audit${q}&member=${member.id}&tool=submit_keyword_search`);
     expect((owner.browser.lastHtml.match(/<tr>/g) ?? []).length - 1).toBe(10);

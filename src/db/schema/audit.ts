@@ -22,8 +22,15 @@ export const auditEvents = sqliteTable(
     detail: text('detail'),
   },
   (t) => [
-    index('audit_workspace_at_idx').on(t.workspaceId, t.at),
-    index('audit_user_at_idx').on(t.userId, t.at),
-    index('audit_at_idx').on(t.at),
+    // One index per filter of the team trail (src/audit/query.ts), each ending in (at, id): a page is
+    // a range of one of them read in order, from the cursor on, whatever the team's size.
+    index('audit_workspace_at_idx').on(t.workspaceId, t.at, t.id),
+    index('audit_workspace_kind_at_idx').on(t.workspaceId, t.kind, t.at, t.id),
+    index('audit_workspace_tool_at_idx').on(t.workspaceId, t.tool, t.at, t.id),
+    // A person's events per workspace: the member filter, the write cap's count, and (workspace_id
+    // IS NULL) the account events a team's trail shows for each of its members.
+    index('audit_user_workspace_at_idx').on(t.userId, t.workspaceId, t.at, t.id),
+    // The retention purge and the admin export.
+    index('audit_at_idx').on(t.at, t.id),
   ],
 );

@@ -7,29 +7,33 @@ import { workspaces } from './workspaces.js';
  * OAuth clients: RFC 7591 registrations and cached Client ID Metadata Documents
  * (draft-ietf-oauth-client-id-metadata-document), told apart by `kind`.
  */
-export const oauthClients = sqliteTable('oauth_clients', {
-  /** Random id for DCR; the https metadata URL itself for CIMD. */
-  id: text('id').primaryKey(),
-  kind: text('kind', { enum: ['dcr', 'cimd'] }).notNull(),
-  /** SHA-256 of the client secret for confidential DCR clients; never the secret. */
-  secretHash: text('secret_hash'),
-  tokenEndpointAuthMethod: text('token_endpoint_auth_method').notNull(),
-  clientName: text('client_name'),
-  clientUri: text('client_uri'),
-  logoUri: text('logo_uri'),
-  /** JSON array of strings. */
-  redirectUris: text('redirect_uris').notNull(),
-  grantTypes: text('grant_types').notNull(),
-  responseTypes: text('response_types').notNull(),
-  applicationType: text('application_type', { enum: ['web', 'native'] }).notNull(),
-  scope: text('scope'),
-  /** The full registered or fetched metadata, JSON. */
-  metadata: text('metadata').notNull(),
-  createdAt: integer('created_at').notNull(),
-  lastUsedAt: integer('last_used_at').notNull(),
-  /** DCR: idle expiry, pushed forward on use. CIMD: when the cached document must be fetched again. */
-  expiresAt: integer('expires_at'),
-});
+export const oauthClients = sqliteTable(
+  'oauth_clients',
+  {
+    /** Random id for DCR; the https metadata URL itself for CIMD. */
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: ['dcr', 'cimd'] }).notNull(),
+    /** SHA-256 of the client secret for confidential DCR clients; never the secret. */
+    secretHash: text('secret_hash'),
+    tokenEndpointAuthMethod: text('token_endpoint_auth_method').notNull(),
+    clientName: text('client_name'),
+    clientUri: text('client_uri'),
+    logoUri: text('logo_uri'),
+    /** JSON array of strings. */
+    redirectUris: text('redirect_uris').notNull(),
+    grantTypes: text('grant_types').notNull(),
+    responseTypes: text('response_types').notNull(),
+    applicationType: text('application_type', { enum: ['web', 'native'] }).notNull(),
+    scope: text('scope'),
+    /** The full registered or fetched metadata, JSON. */
+    metadata: text('metadata').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at').notNull(),
+    /** DCR: idle expiry, pushed forward on use. CIMD: when the cached document must be fetched again. */
+    expiresAt: integer('expires_at'),
+  },
+  (t) => [index('clients_expires_idx').on(t.expiresAt, t.id)],
+);
 
 /**
  * A user's authorization of one client in one workspace: one "connected app". At most one live grant
@@ -67,29 +71,33 @@ export const oauthGrants = sqliteTable(
 );
 
 /** Authorization codes, stored hashed; single use (RFC 6749 §4.1.2, §10.5). */
-export const oauthCodes = sqliteTable('oauth_codes', {
-  codeHash: text('code_hash').primaryKey(),
-  clientId: text('client_id').notNull(),
-  userId: text('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  workspaceId: text('workspace_id')
-    .notNull()
-    .references(() => workspaces.id, { onDelete: 'cascade' }),
-  redirectUri: text('redirect_uri').notNull(),
-  /** Whether the authorization request named redirect_uri: then /token must repeat it (OAuth 2.1 §4.1.3). */
-  redirectUriSent: integer('redirect_uri_sent', { mode: 'boolean' }).notNull().default(true),
-  codeChallenge: text('code_challenge').notNull(),
-  scopes: text('scopes').notNull(),
-  resource: text('resource').notNull(),
-  createdAt: integer('created_at').notNull(),
-  expiresAt: integer('expires_at').notNull(),
-  usedAt: integer('used_at'),
-  /** The grant the exchange created or renewed. */
-  grantId: text('grant_id'),
-  /** The token family the exchange started, revoked if the code is replayed (RFC 6749 §4.1.2). */
-  familyId: text('family_id'),
-});
+export const oauthCodes = sqliteTable(
+  'oauth_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    clientId: text('client_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    redirectUri: text('redirect_uri').notNull(),
+    /** Whether the authorization request named redirect_uri: then /token must repeat it (OAuth 2.1 §4.1.3). */
+    redirectUriSent: integer('redirect_uri_sent', { mode: 'boolean' }).notNull().default(true),
+    codeChallenge: text('code_challenge').notNull(),
+    scopes: text('scopes').notNull(),
+    resource: text('resource').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    /** The grant the exchange created or renewed. */
+    grantId: text('grant_id'),
+    /** The token family the exchange started, revoked if the code is replayed (RFC 6749 §4.1.2). */
+    familyId: text('family_id'),
+  },
+  (t) => [index('codes_expires_idx').on(t.expiresAt)],
+);
 
 /** Access and refresh tokens, stored as SHA-256 only. */
 export const oauthTokens = sqliteTable(
@@ -135,6 +143,8 @@ export const oauthTokens = sqliteTable(
     index('tokens_grant_idx').on(t.grantId),
     index('tokens_family_idx').on(t.familyId),
     index('tokens_expires_idx').on(t.expiresAt),
+    // Only revoked tokens: the purge's second range, without a scan of the live ones.
+    index('tokens_revoked_idx').on(t.revokedAt).where(sql`${t.revokedAt} IS NOT NULL`),
   ],
 );
 
@@ -162,13 +172,17 @@ export const consents = sqliteTable(
  * a second code. The answer (the redirect, which holds the code) is sealed with the server key and
  * kept only as long as the code lives.
  */
-export const oauthDecisions = sqliteTable('oauth_decisions', {
-  id: text('id').primaryKey(),
-  userId: text('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  /** The redirect sent back (sealed); null while the first post is still deciding. */
-  answerSealed: text('answer_sealed'),
-  createdAt: integer('created_at').notNull(),
-  expiresAt: integer('expires_at').notNull(),
-});
+export const oauthDecisions = sqliteTable(
+  'oauth_decisions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The redirect sent back (sealed); null while the first post is still deciding. */
+    answerSealed: text('answer_sealed'),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('decisions_expires_idx').on(t.expiresAt)],
+);

@@ -1,19 +1,15 @@
 import type { Context } from 'hono';
-import {
-  AUDIT_KINDS,
-  type AuditFilterErrors,
-  type AuditFilters,
-  type AuditRow,
-} from '../../../audit/query.js';
+import { AUDIT_KINDS, type AuditFilterErrors, type AuditFilters, keyParam } from '../../../audit/filters.js';
+import type { AuditPage as AuditPageRows, AuditRow } from '../../../audit/query.js';
 import type { AppEnv, SessionUser } from '../../../http/env.js';
 import { AUDIT_KIND_NAMES, describeAuditEvent, statusWords } from '../../../teams/audit-words.js';
-import type { MemberView } from '../../../teams/teams.js';
+import type { MemberEmail } from '../../../teams/member-emails.js';
 import { Field, SelectField } from '../../kit/fields.js';
 import { CardTable } from '../../kit/table.js';
 import { Time } from '../../kit/time.js';
 import { Frame, TeamHeader, type TeamNav, teamPath } from '../frame.js';
 
-/** The query string of the current filters plus `extra` (a page, an export format). */
+/** The query string of the current filters plus `extra` (a page's cursor, an export format). */
 export function auditQuery(filters: AuditFilters, extra: Record<string, string>): string {
   const params = new URLSearchParams();
   if (filters.kind) params.set('kind', filters.kind);
@@ -39,14 +35,14 @@ export function AuditPage(props: {
   c: Context<AppEnv>;
   user: SessionUser;
   ws: TeamNav;
-  members: MemberView[];
+  members: MemberEmail[];
   filters: AuditFilters;
   errors: AuditFilterErrors;
-  rows: AuditRow[];
-  hasMore: boolean;
+  page: AuditPageRows;
   retentionDays: number;
 }) {
   const { ws, filters, errors } = props;
+  const { rows, older, newer } = props.page;
   const base = teamPath(ws, '/audit');
   const emails = new Map(props.members.map((m) => [m.userId, m.email]));
   const nameOf = (userId: string) => emails.get(userId) ?? 'a former member';
@@ -129,11 +125,12 @@ export function AuditPage(props: {
         <a href={`${base}${auditQuery(filters, { format: 'json' })}`}>Download JSON</a>
         <span class="muted">(every matching event, with ids and ISO times)</span>
       </p>
-      {props.rows.length ? (
+      {errors.position ? <p class="notice">{errors.position}</p> : null}
+      {rows.length ? (
         <CardTable
           title={1}
           caption="Audit events"
-          rows={props.rows}
+          rows={rows}
           columns={[
             { label: 'When', cell: (r) => <Time ms={r.at} /> },
             { label: 'Who', cell: who },
@@ -156,12 +153,12 @@ export function AuditPage(props: {
         <p>No events match these filters.</p>
       )}
       <nav aria-label="Pages" class="actions">
-        {filters.page > 1 ? (
-          <a href={`${base}${auditQuery(filters, { page: String(filters.page - 1) })}`}>Newer events</a>
+        {newer ? <a href={`${base}${auditQuery(filters, {})}`}>Newest events</a> : null}
+        {newer ? (
+          <a href={`${base}${auditQuery(filters, { after: keyParam(newer) })}`}>Newer events</a>
         ) : null}
-        <span class="muted">Page {filters.page}</span>
-        {props.hasMore ? (
-          <a href={`${base}${auditQuery(filters, { page: String(filters.page + 1) })}`}>Older events</a>
+        {older ? (
+          <a href={`${base}${auditQuery(filters, { before: keyParam(older) })}`}>Older events</a>
         ) : null}
       </nav>
     </Frame>
