@@ -31,6 +31,8 @@ const ONCE = [
   'tests/mcp/wait.test.ts',
   // A connection's toolsets from its URL and headers: nothing of it is read from the database.
   'tests/mcp/toolsets.test.ts',
+  // The clients' side of long work: reuse's database rules run on both engines in recent-submits.
+  'tests/mcp/long-work.test.ts',
   'tests/metrics/config.test.ts',
   'tests/metrics/readme.test.ts',
   'tests/oauth/ssrf.test.ts',

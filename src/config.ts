@@ -193,8 +193,9 @@ export const schema = z.object({
     )
     .transform(Number),
   CIMD_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),
-  SEARCH_MAX_WAIT_SECONDS: wholeNumber('600', 1, 3600, 'seconds'),
-  RUN_MAX_WAIT_SECONDS: wholeNumber('480', 1, 3600, 'seconds'),
+  // 45: inside every known client's time-out (the SDKs' 60 s default, which progress does not reset).
+  SEARCH_MAX_WAIT_SECONDS: wholeNumber('45', 1, 3600, 'seconds'),
+  RUN_MAX_WAIT_SECONDS: wholeNumber('45', 1, 3600, 'seconds'),
   MAX_RESULT_BYTES: wholeNumber(String(100 * 1024), 4096, 10 * 1024 * 1024, 'bytes'),
   UPSTREAM_TIMEOUT_MS: wholeNumber('30000', 100, 300_000, 'milliseconds'),
   // 40: about 1 ms of CPU per poll here (bench), so 1,000 waiting calls cost about 4 % of a core (issue 18: < 5 %).

@@ -5,6 +5,7 @@ import { DEFAULT_AUDIT_RETENTION_DAYS, purgeAuditEvents } from '../audit/retenti
 import { type Store, statementRows } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 import { purgeWaitingCalls } from '../mcp/cancellation/call-directory.js';
+import { purgeRecentSubmits } from '../mcp/reuse/recent-submits.js';
 import { purgeExpiredOAuth } from '../oauth/purge.js';
 
 export interface PurgeCounts {
@@ -17,6 +18,7 @@ export interface PurgeCounts {
   auditEvents: number;
   rateLimits: number;
   waitingCalls: number;
+  recentSubmits: number;
 }
 
 export interface PurgeOptions {
@@ -27,7 +29,8 @@ export interface PurgeOptions {
 /**
  * The periodic clean-up, composed from each part's own purge: expired OAuth codes, tokens, dead grants,
  * idle clients and consent decisions (oauth), expired browser sessions and rate-limit counters
- * (accounts), audit rows past the retention (audit), waiting-call rows a stopped instance left (mcp).
+ * (accounts), audit rows past the retention (audit), waiting-call rows a stopped instance left and
+ * submits past their reuse (mcp).
  * It lives apart from those parts so none of them imports another for it. Every delete is idempotent,
  * so instances sharing a database may all run it.
  */
@@ -45,8 +48,9 @@ export async function purgeExpired(
   );
   const rateLimits = await purgeRateLimits(db, now);
   const waitingCalls = await purgeWaitingCalls(db, now);
+  const recentSubmits = await purgeRecentSubmits(db, now);
   await keepPlannerInformed(db);
-  return { ...oauth, sessions, auditEvents, rateLimits, waitingCalls };
+  return { ...oauth, sessions, auditEvents, rateLimits, waitingCalls, recentSubmits };
 }
 
 /**

@@ -15,9 +15,10 @@ import { CallDirectory } from './cancellation/call-directory.js';
 import { InflightCalls } from './cancellation/inflight.js';
 import type { CatalogDeps } from './catalog/catalog.js';
 import { compileAll } from './catalog/compiled-catalog.js';
-import { PerRequestServers, SERVER_INFO } from './per-request-server.js';
+import { PerRequestServers, SERVER_INFO, serverOptions } from './per-request-server.js';
 import { PromptCatalog } from './prompts/serve.js';
 import { ResourceReader } from './resources/read.js';
+import { RecentSubmits } from './reuse/recent-submits.js';
 import { SdkBypass } from './sdk-bypass/bypass.js';
 import type { BypassMode } from './sdk-bypass/paths.js';
 import { ToolsListCache } from './sdk-bypass/tools-list-cache.js';
@@ -93,12 +94,14 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     running: new Set<Promise<unknown>>(),
     // One timer for every due poll, deadline and keep-alive comment (wheel below).
     waits: new WaitScheduler(toolOptions, shutdown.signal, Date.now, wheel),
+    reuse: new RecentSubmits(deps.db, logger),
   };
   const views = new ViewCatalog(options.viewsDir ?? DEFAULT_VIEWS_DIR, logger);
   const servers = new PerRequestServers({
     surface: { resources: new ResourceReader(catalog), prompts: new PromptCatalog(), views, deps: catalog },
     logger,
     keepAliveMs,
+    serverOptions: serverOptions(toolOptions),
   });
   const bypass = new SdkBypass({
     exchange: servers.exchange,

@@ -11,7 +11,7 @@ import type { UpstreamUserCaller } from './auth/caller.js';
 import { InflightCalls } from './cancellation/inflight.js';
 import type { CatalogDeps } from './catalog/catalog.js';
 import { compileAll } from './catalog/compiled-catalog.js';
-import { registerEverything, SERVER_INFO, SERVER_OPTIONS } from './per-request-server.js';
+import { registerEverything, SERVER_INFO, serverOptions } from './per-request-server.js';
 import { PromptCatalog } from './prompts/serve.js';
 import { ResourceReader } from './resources/read.js';
 import { reachOf } from './tools/index.js';
@@ -115,7 +115,7 @@ export function serveCatalogOverStdio(deps: StdioServerDeps): StdioServerHandle 
   );
   const handle = serveStdio(
     () => {
-      const server = new McpServer(SERVER_INFO, SERVER_OPTIONS);
+      const server = new McpServer(SERVER_INFO, serverOptions(toolOptions));
       registerEverything(server, tools, surface, withViews === true);
       const connect = server.connect.bind(server);
       // Every message of the connection carries the caller, as /mcp's route puts it on each request.

@@ -193,6 +193,16 @@ async function populate(db: Store): Promise<void> {
     createdAt: NOW,
     expiresAt: NOW + 600_000,
   });
+  await db.orm.insert(t.recentSubmits).values({
+    keyHash: 'sha256-of-a-credential-tool-and-arguments',
+    kind: 'keyword_search',
+    jobId: '42',
+    holder: null,
+    createdAt: NOW,
+    seenRunningAt: NOW,
+    finishedAt: null,
+    expiresAt: NOW + 600_000,
+  });
   for (let start = 0; start < AUDIT_ROWS; start += 500) {
     await db.orm.insert(t.auditEvents).values(
       Array.from({ length: Math.min(500, AUDIT_ROWS - start) }, (_, i) => ({

@@ -9,7 +9,10 @@ import { polls, rawPost, recordedBy, SEARCH, type Stack, stack, until } from './
  * while waiting, a call refused before it waits, and shutdown returning the handle. Raw HTTP in both
  * protocol eras, with and without a progress token.
  */
-const RUN = { name: 'start_agent_run', arguments: { question: 'Will it rain on the parade?' } };
+const RUN = {
+  name: 'start_agent_run',
+  arguments: { question: 'Will it rain on the parade?', force_new: true },
+};
 
 /**
  * Starts a tools/call; resolves once the server polls its job (the call waits) with the call's own

@@ -134,12 +134,16 @@ export async function walk(s: Stack, call: () => Promise<unknown>, steps: number
   await pending;
 }
 
+/** Each scenario makes its own search and run: `force_new: true`, or the second would reuse the first's. */
 export const SEARCH = {
   name: 'submit_keyword_search',
-  arguments: { query: 'heat pumps', platforms: ['twitter'] },
+  arguments: { query: 'heat pumps', platforms: ['twitter'], force_new: true },
 };
 export const SEARCH_STEPS = [2_000, 3_000];
-export const RUN = { name: 'start_agent_run', arguments: { question: 'Are heat pumps trending?' } };
+export const RUN = {
+  name: 'start_agent_run',
+  arguments: { question: 'Are heat pumps trending?', force_new: true },
+};
 export const RUN_STEPS = [3_000, 9_000, 9_000];
 
 /** What a stack recorded while `scenario` ran on it. */

@@ -10,6 +10,7 @@ import { REFRESH_GRACE_MS } from '../../src/oauth/refresh.js';
 import { RATE_LIMITS } from '../../src/web/rate-limits.js';
 import type { Gateway } from '../helpers/gateway.js';
 import { issueTestToken } from '../helpers/grants.js';
+import type { Json } from '../helpers/harness.js';
 import { freshAddress, registerClient } from '../helpers/oauth-http.js';
 import { ageTokenFamily } from '../helpers/token-checks.js';
 import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
@@ -193,6 +194,34 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     expect(requests.some((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toBe(true);
     // The directory row is withdrawn when the call ends.
     expect(await until(waiting, (rows) => rows.length === 0)).toEqual([]);
+  });
+
+  it('identical submits sent at once over both instances: one search upstream, every answer names it', async () => {
+    const upstreamToken = await two.sandbox.credential({});
+    const { accessToken } = await issueTestToken(two.view, { upstreamToken });
+    const servedBefore = two.proxy.served.length;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const res = await mcp(accessToken, {
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: { name: 'submit_keyword_search', arguments: { query: 'identical twins', max_post: 10 } },
+        });
+        const text = await res.text();
+        return (
+          JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as { result: { structuredContent: Json } }
+        ).result.structuredContent;
+      }),
+    );
+    expect(new Set(two.proxy.served.slice(servedBefore))).toEqual(new Set([0, 1]));
+    expect(new Set(answers.map((a) => a.search_id)).size).toBe(1);
+    expect(answers.filter((a) => a.reused === true)).toHaveLength(9);
+    const requests = (await two.sandbox.control('GET', `/credentials/${upstreamToken}/requests`)).body
+      .requests as Array<{ method: string; path: string }>;
+    expect(requests.filter((r) => r.method === 'POST' && r.path === '/api/iq/keyword_search')).toHaveLength(
+      1,
+    );
   });
 
   it('an access token revoked through instance B is refused at once by instance A, which had it in memory', async () => {

@@ -51,9 +51,10 @@ describe('the monthly write cap under concurrency', () => {
     await setCap(t.alice.id, used + 1);
     const before = await searchesCreated();
 
+    // force_new: true, or each would be answered with the first search (nothing paid twice) and none sent.
     const results: Json[] = await Promise.all(
       Array.from({ length: 50 }, () =>
-        t.alice.client.callTool({ name: 'submit_keyword_search', arguments: SEARCH }),
+        t.alice.client.callTool({ name: 'submit_keyword_search', arguments: { ...SEARCH, force_new: true } }),
       ),
     );
     const passed = results.filter((r) => !r.isError);

@@ -46,3 +46,35 @@ export const waitingCalls = sqliteTable(
     index('waiting_calls_expires_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * Long upstream work recently submitted (searches, agent runs), so an identical submit of the same
+ * upstream user and credential is answered with the work already paid for (mcp/reuse/). `key_hash`
+ * is a SHA-256 of the credential (token and user id), the tool and its arguments after defaults: never
+ * the token. A row is reserved (`holder` set, `job_id` null) before the upstream call, so of parallel
+ * identical submits on any instance exactly one creates the work; the others wait for its id.
+ */
+export const recentSubmits = sqliteTable(
+  'recent_submits',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    /** keyword_search, user_search, expert_search or run. */
+    kind: text('kind').notNull(),
+    /** The upstream id, once created. */
+    jobId: text('job_id'),
+    /** The reservation's owner while the upstream call is made; null once created. */
+    holder: text('holder'),
+    /** When the submit was made (the reservation, then the creation). */
+    createdAt: integer('created_at').notNull(),
+    /** The last time a wait saw the work still running. */
+    seenRunningAt: integer('seen_running_at').notNull(),
+    /** When a wait first saw the work ended. */
+    finishedAt: integer('finished_at'),
+    /** Housekeeping deletes the row after this. */
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [
+    index('recent_submits_job_idx').on(t.kind, t.jobId),
+    index('recent_submits_expires_idx').on(t.expiresAt),
+  ],
+);

@@ -1,4 +1,5 @@
 import type { Logger } from '../../logger.js';
+import { CancelledByClient } from '../waiting/stop-reasons.js';
 import type { CallDirectory } from './call-directory.js';
 
 /**
@@ -130,7 +131,7 @@ export class InflightCalls implements CancellationRegistry {
     const present = this.calls.get(keyOf(grantId, requestKey));
     if (countOf(present) !== 1) return false;
     const only = present instanceof Set ? [...present][0] : present;
-    only?.abort(new Error('cancelled by the client'));
+    only?.abort(new CancelledByClient());
     return true;
   }
 }

@@ -16,7 +16,7 @@ import { UNTRUSTED_NOTICE } from '../results/fence.js';
 import { dropNulls } from '../results/format.js';
 import { capResult, describeTruncation, type Shaped } from '../results/shape.js';
 import { outsideReason, outsideSelectionText, selects } from '../tools/toolsets.js';
-import type { ToolDef, ToolOptions, ToolOutput } from '../tools/types.js';
+import type { SubmitReuse, ToolDef, ToolOptions, ToolOutput } from '../tools/types.js';
 import { progressReporter } from '../waiting/wait.js';
 import type { WaitScheduler } from '../waiting/wait-scheduler.js';
 import { type CallEnv, callEnvOf } from './call-env.js';
@@ -64,6 +64,8 @@ export interface CatalogDeps {
   running: Set<Promise<unknown>>;
   /** The one scheduler of every waiting call (../waiting/wait-scheduler.ts). */
   waits: WaitScheduler;
+  /** Reuse of identical recent submits (../reuse/); absent, every submit creates its work. */
+  reuse?: SubmitReuse;
 }
 
 /**
@@ -288,6 +290,7 @@ export async function executeIn(
       options: deps.options,
       waits: deps.waits,
       ...(env.onWaitStart ? { onWaitStart: env.onWaitStart } : {}),
+      ...(deps.reuse ? { reuse: deps.reuse } : {}),
     });
   } catch (error) {
     return endCall(call, { error });

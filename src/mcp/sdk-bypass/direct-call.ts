@@ -5,6 +5,7 @@ import type { CallEnv } from '../catalog/call-env.js';
 import { progressNotification } from '../catalog/call-env.js';
 import { type CatalogDeps, type CompiledTool, executeIn, toCallToolResult } from '../catalog/catalog.js';
 import type { ToolDef } from '../tools/types.js';
+import { ClientLeft } from '../waiting/stop-reasons.js';
 import type { TimerWheel } from '../waiting/timer-wheel.js';
 import { checkedResponseText, type PlainCall } from './direct-wire.js';
 import { EVENT_STREAM_HEADERS, type Exchange } from './sdk-exchange.js';
@@ -69,7 +70,7 @@ export class DirectCalls {
   private events(served: DirectRequest): Response {
     const { request } = served;
     const controller = new AbortController();
-    const gone = () => controller.abort(new Error('the client went away'));
+    const gone = () => controller.abort(new ClientLeft());
     const out = new SseOut(this.deps.wheel, this.deps.keepAliveMs, gone);
     request.signal.addEventListener('abort', gone, { once: true });
     out.keepAlive();

@@ -64,16 +64,18 @@ export type Decision =
  * | granted, not plain, does not wait                | sdk-one-tool   | sdk-one-tool   | sdk-one-tool |
  *
  * "Plain" is ./direct-wire.ts:plainToolCall's verdict, and a tool whose arguments the SDK mirrors into
- * headers (SEP-2243 `x-mcp-header`, which the bypass does not check) is never plain.
+ * headers (SEP-2243 `x-mcp-header`, which the bypass does not check) is never plain. A call "waits" when
+ * its tool always does (`waits: true`) or waits on request and was called with `wait: true`.
  */
 export function decide(facts: RequestFacts, mode: BypassMode): Decision {
   const { def, tool } = facts;
   if (!def || !tool || (!facts.refusal && !facts.granted)) return { path: 'sdk' };
   const fallback = facts.refusal ? 'sdk-refusal' : 'sdk-one-tool';
   if (mode === 'off') return { path: fallback };
-  if (facts.refusal && def.waits) return { path: 'sdk-refusal' };
+  const waits = def.waits === true || (def.waits === 'on request' && asksToWait(facts.body));
+  if (facts.refusal && waits) return { path: 'sdk-refusal' };
   const call = mirrorsArguments(tool) ? null : plainToolCall(facts.request, facts.body, def.name);
-  if (!def.waits) return call ? { path: 'direct-call', call } : { path: fallback };
+  if (!waits) return call ? { path: 'direct-call', call } : { path: fallback };
   if (call && mode === 'full') return { path: 'waiting-direct', call };
   return { path: 'waiting-framed' };
 }
@@ -89,4 +91,10 @@ function mirrorsArguments(tool: CompiledTool): boolean {
     mirroring.set(tool, mirrors);
   }
   return mirrors;
+}
+
+/** A tools/call called with `wait: true` (a get tool that waits on request). */
+function asksToWait(body: unknown): boolean {
+  const args = (body as { params?: { arguments?: { wait?: unknown } } } | null)?.params?.arguments;
+  return args !== null && typeof args === 'object' && args.wait === true;
 }

@@ -3,6 +3,7 @@ import type { AuthInfo, CallToolResult, ServerContext } from '@modelcontextproto
 import { type CallEnv, callerOf, progressNotification } from '../catalog/call-env.js';
 import { type CompiledTool, executeIn, toCallToolResult } from '../catalog/catalog.js';
 import type { ToolDef } from '../tools/types.js';
+import { ClientLeft } from '../waiting/stop-reasons.js';
 import { EVENT_STREAM_HEADERS, isEventStream } from './sdk-exchange.js';
 import { messageFrame, readFrames, SseOut } from './sse-out.js';
 import type { DirectWaitingDeps } from './waiting-direct.js';
@@ -257,7 +258,7 @@ class WaitingCall {
 
   private gone(): void {
     this.clientGone = true;
-    this.controller.abort(new Error('the client went away'));
+    this.controller.abort(new ClientLeft());
   }
 
   /** After the wait: the SDK answers the same request with the call's result (step 3 above). */

@@ -7,6 +7,7 @@ import { type CallEnv, progressNotification } from '../catalog/call-env.js';
 import type { CatalogDeps } from '../catalog/catalog.js';
 import { type CompiledTool, executeIn, type ToolOutcome, toCallToolResult } from '../catalog/catalog.js';
 import type { ToolDef } from '../tools/types.js';
+import { ClientLeft } from '../waiting/stop-reasons.js';
 import type { TimerWheel } from '../waiting/timer-wheel.js';
 import { checkedResponseText, type PlainCall } from './direct-wire.js';
 import { NodeSseOut } from './node-sse-out.js';
@@ -254,6 +255,6 @@ export class DirectWaitingCall {
   private gone(): void {
     this.clientGone = true;
     this.out?.close();
-    this.controller.abort(new Error('the client went away'));
+    this.controller.abort(new ClientLeft());
   }
 }

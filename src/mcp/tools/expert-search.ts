@@ -1,10 +1,22 @@
 import { z } from 'zod';
 import type { ExpertSearchDetails } from '../../upstream/schemas.js';
 import { expertOutput } from '../results/experts.js';
+import type { Detail } from '../results/output.js';
 import { waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, pageArg, searchIdArg } from './common.js';
+import { announce, forceNewArg, nextCall, startThenSettle, waitArg } from './long-work.js';
 import { expertOutputSchema, searchRecord } from './outputs.js';
-import { CREATE, defineTool, type ProgressUpdate, READ, type ToolDef } from './types.js';
+import {
+  CREATE,
+  defineTool,
+  type LongWork,
+  type ProgressUpdate,
+  READ,
+  type StartedJob,
+  type ToolContext,
+  type ToolDef,
+  type ToolOutput,
+} from './types.js';
 
 const NOT_FOUND = { what: 'expert search', listTool: 'get_expert_searches' };
 const EXPERT_STATUSES = ['all', 'running', 'completed', 'failed'] as const;
@@ -20,6 +32,64 @@ function expertSearchProgress(r: ExpertSearchDetails): ProgressUpdate {
   };
 }
 
+const submitInput = z.strictObject({
+  query: z.string().min(1).max(500).describe('The expertise wanted, e.g. "virologists in West Africa".'),
+  detail: detailArg.optional(),
+  force_new: forceNewArg,
+});
+
+type SubmitArgs = z.output<typeof submitInput>;
+
+/**
+ * Settles an expert search: waits up to `waitMs`, then its experts (or where it stands). The result is
+ * made in a continuation of the wait; its closures keep the id, not the record (heap per waiting call).
+ */
+function settleExpertSearch(
+  ctx: ToolContext,
+  job: StartedJob,
+  detail: Detail,
+  waitMs: number,
+): Promise<ToolOutput> {
+  const id = Number(job.id);
+  return waitFor(ctx, {
+    key: `expert_search:${id}`,
+    initial:
+      (job.initial as ExpertSearchDetails | undefined) ?? ({ id, status: 'running' } as ExpertSearchDetails),
+    poll: (signal) => ctx.upstream.getExpertSearch(ctx.creds, id, { signal }),
+    isDone: expertSearchEnded,
+    progress: expertSearchProgress,
+    maxWaitMs: waitMs,
+    announce: announce('expert_search', id, waitMs, job.fresh === true),
+  }).then((outcome) => {
+    if (outcome.kind === 'done' || outcome.kind === 'timeout')
+      ctx.reuse?.seen('expert_search', id, outcome.kind === 'done');
+    if (outcome.kind === 'done') return expertOutput(outcome.record, true, detail);
+    const why = whyUnfinished(outcome, 'search');
+    return expertOutput(
+      outcome.record,
+      false,
+      detail,
+      `${why} ${nextCall('get_expert_search', 'search_id', id, waitMs)}`,
+    );
+  });
+}
+
+/** An expert search as long work (./long-work.ts): created, then waited for. */
+const expertWork: LongWork<SubmitArgs> = {
+  kind: 'expert_search',
+  limit: 'searchMaxWaitMs',
+  identity: (a) => ({ query: a.query }),
+  async start(args, ctx) {
+    const created = await ctx.upstream.createExpertSearch(
+      ctx.creds,
+      { query: args.query },
+      { signal: ctx.signal },
+    );
+    return { id: created.id, initial: { ...created, status: 'running' }, fresh: true };
+  },
+  settle: (job, args, ctx, waitMs) => settleExpertSearch(ctx, job, args.detail ?? 'summary', waitMs),
+};
+
 export const submitExpertSearch = defineTool({
   name: 'submit_expert_search',
   title: 'Find experts',
@@ -28,66 +98,38 @@ export const submitExpertSearch = defineTool({
     'Finds experts with the described expertise and waits: titles, contacts, why they match. Needs the producer permission; costs 1 search credit.',
   scope: 'searches:write',
   toolset: 'experts',
-  input: z.strictObject({
-    query: z.string().min(1).max(500).describe('The expertise wanted, e.g. "virologists in West Africa".'),
-    detail: detailArg.optional(),
-  }),
+  input: submitInput,
   output: expertOutputSchema,
   annotations: CREATE,
   notFound: NOT_FOUND,
   forbiddenMeansProducer: true,
   team: { create: 'expert_search' },
   waits: true,
-  async run(args, ctx) {
-    const created = await ctx.upstream.createExpertSearch(
-      ctx.creds,
-      { query: args.query },
-      { signal: ctx.signal },
-    );
-    // The result is made in a continuation of the wait: this function does not stay suspended while
-    // the search runs (issue 18: heap per waiting call). Its closures keep the id, not the record.
-    const id = created.id;
-    return waitFor(ctx, {
-      key: `expert_search:${id}`,
-      initial: { ...created, status: 'running' } as ExpertSearchDetails,
-      poll: (signal) => ctx.upstream.getExpertSearch(ctx.creds, id, { signal }),
-      isDone: expertSearchEnded,
-      progress: expertSearchProgress,
-      maxWaitMs: ctx.options.searchMaxWaitMs,
-    }).then((outcome) => {
-      const detail = args.detail ?? 'summary';
-      if (outcome.kind === 'done') return expertOutput(outcome.record, true, detail);
-      const why = whyUnfinished(outcome, 'search');
-      return expertOutput(
-        outcome.record,
-        false,
-        detail,
-        `${why} Call get_expert_search with search_id ${id} later.`,
-      );
-    });
-  },
+  work: expertWork as LongWork,
+  run: (args, ctx) => startThenSettle('submit_expert_search', expertWork, args, ctx),
 });
 
 export const getExpertSearch = defineTool({
   name: 'get_expert_search',
   title: 'Get an expert search',
   summary: 'Status and (when completed) the experts found by one expert search.',
-  description: 'Reads one expert search: status, and the experts once completed. Free; does not wait.',
+  description: 'Reads one expert search: status, and the experts once completed. Free.',
   scope: 'searches:read',
   toolset: 'experts',
-  input: z.strictObject({ search_id: searchIdArg, detail: detailArg.optional() }),
+  input: z.strictObject({ search_id: searchIdArg, detail: detailArg.optional(), wait: waitArg }),
   output: expertOutputSchema,
   annotations: READ,
   notFound: NOT_FOUND,
   forbiddenMeansProducer: true,
   team: { read: 'expert_search', idArg: 'search_id' },
+  waits: 'on request',
   async run(args, ctx) {
     const record = await ctx.upstream.getExpertSearch(ctx.creds, args.search_id, { signal: ctx.signal });
-    const done = record.status === 'completed' || record.status === 'failed';
     const detail = args.detail ?? 'summary';
-    return done
-      ? expertOutput(record, true, detail)
-      : expertOutput(record, false, detail, 'Call get_expert_search again in a little while.');
+    const waitMs = ctx.options.searchMaxWaitMs;
+    if (expertSearchEnded(record)) return expertOutput(record, true, detail);
+    if (args.wait) return settleExpertSearch(ctx, { id: record.id, initial: record }, detail, waitMs);
+    return expertOutput(record, false, detail, nextCall('get_expert_search', 'search_id', record.id, waitMs));
   },
 });
 

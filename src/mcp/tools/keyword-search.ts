@@ -18,9 +18,10 @@ import {
   searchIdArg,
   truncationOutput,
 } from './common.js';
+import { daysBefore, forceNewArg, startThenSettle, waitArg } from './long-work.js';
 import { keywordSearchOutput, postsPageOutput as postsOutput, searchRecord } from './outputs.js';
-import { readState, searchResult, waitForSearch } from './search-common.js';
-import { CREATE, defineTool, READ, type ToolDef } from './types.js';
+import { getSearch, settleSearch } from './search-common.js';
+import { CREATE, defineTool, type LongWork, READ, type ToolDef } from './types.js';
 
 const NOT_FOUND = { what: 'keyword search', listTool: 'get_keyword_searches' };
 
@@ -44,7 +45,37 @@ const submitInput = z.strictObject({
     .describe(`Default ${DEFAULT_KEYWORD_PLATFORMS.join(', ')}. linkedin only alone (posts, no analysis).`),
   max_post: maxPostArg.optional().describe('Per platform, default 100.'),
   detail: detailArg.optional(),
+  force_new: forceNewArg,
 });
+
+type SubmitArgs = z.output<typeof submitInput>;
+
+const DEFAULT_PLATFORMS = ['twitter', 'reddit', 'bluesky', 'youtube'];
+
+/** A keyword search as long work (./long-work.ts): created, then waited for. */
+const keywordWork: LongWork<SubmitArgs> = {
+  kind: 'keyword_search',
+  limit: 'searchMaxWaitMs',
+  identity: (a, today) => ({
+    query: a.query,
+    start_date: a.start_date ?? daysBefore(today, 7),
+    end_date: a.end_date ?? today,
+    platforms: [...(a.platforms ?? DEFAULT_PLATFORMS)].sort(),
+    max_post: a.max_post ?? 100,
+  }),
+  async start(args, ctx) {
+    const { detail: _detail, force_new: _forceNew, ...body } = args;
+    const { id } = await ctx.upstream.createKeywordSearch(ctx.creds, compact(body), { signal: ctx.signal });
+    return { id, fresh: true };
+  },
+  settle: (job, args, ctx, waitMs) =>
+    settleSearch(ctx, 'keyword', job, {
+      // LinkedIn searches return posts only: no analysis results will come.
+      resultsExpected: !(args.platforms?.length === 1 && args.platforms[0] === 'linkedin'),
+      detail: args.detail,
+      waitMs,
+    }),
+};
 
 export const submitKeywordSearch = defineTool({
   name: 'submit_keyword_search',
@@ -60,33 +91,26 @@ export const submitKeywordSearch = defineTool({
   notFound: NOT_FOUND,
   team: { create: 'keyword_search' },
   waits: true,
-  async run(args, ctx) {
-    const { detail, ...body } = args;
-    const { id } = await ctx.upstream.createKeywordSearch(ctx.creds, compact(body), { signal: ctx.signal });
-    const linkedinOnly = args.platforms?.length === 1 && args.platforms[0] === 'linkedin';
-    // The result is made in a continuation of the wait: this function does not stay suspended while
-    // the search runs (issue 18: heap per waiting call).
-    return waitForSearch(ctx, id, linkedinOnly, 'keyword', (signal) =>
-      ctx.upstream.getKeywordSearch(ctx.creds, id, { signal }),
-    ).then((state) => searchResult(ctx, 'keyword', state, { detail }));
-  },
+  work: keywordWork as LongWork,
+  run: (args, ctx) => startThenSettle('submit_keyword_search', keywordWork, args, ctx),
 });
 
 export const getKeywordSearch = defineTool({
   name: 'get_keyword_search',
   title: 'Get a keyword search',
   summary: 'Status, progress and (when finished) the full analysis of one keyword search.',
-  description: 'One keyword search: status, or its analysis and top posts once finished. Free; no waiting.',
+  description: 'One keyword search: status, or its analysis and top posts once finished. Free.',
   scope: 'searches:read',
   toolset: 'searches',
-  input: z.strictObject({ search_id: searchIdArg, detail: detailArg.optional() }),
+  input: z.strictObject({ search_id: searchIdArg, detail: detailArg.optional(), wait: waitArg }),
   output: keywordSearchOutput,
   annotations: READ,
   notFound: NOT_FOUND,
   team: { read: 'keyword_search', idArg: 'search_id' },
+  waits: 'on request',
   async run(args, ctx) {
     const record = await ctx.upstream.getKeywordSearch(ctx.creds, args.search_id, { signal: ctx.signal });
-    return searchResult(ctx, 'keyword', readState('keyword', record), args);
+    return getSearch(ctx, 'keyword', record, args);
   },
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { creditsArg, listInput, modeArg, platformsArg, timeWindowArg } from './agent-runs.js';
+import { creditsArg, modeArg, platformsArg, timeWindowArg } from './agent-run-work.js';
+import { listInput } from './agent-runs.js';
 import { compact, dateTimeArg, maxPostArg, text, uuidArg } from './common.js';
 import { uuidRecord } from './outputs.js';
 import { CREATE, DESTROY, defineTool, READ, type ToolDef, UPDATE } from './types.js';

@@ -4,9 +4,10 @@ import { type Detail, TOP_POSTS_DEFAULT } from '../results/output.js';
 import { fromPostsData, type PostSummary } from '../results/posts.js';
 import { searchOutput } from '../results/searches.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
-import type { ProgressUpdate, ToolContext, ToolOutput } from './types.js';
+import { announce, nextCall } from './long-work.js';
+import type { ProgressUpdate, StartedJob, ToolContext, ToolOutput } from './types.js';
 
-/** What keyword and user search tools share: waiting for a search, and shaping it for the model. */
+/** What keyword and user search tools share: settling a search, and shaping it for the model. */
 
 const GET_TOOL = { keyword: 'get_keyword_search', user: 'get_user_search' } as const;
 
@@ -17,33 +18,53 @@ export interface SearchState {
 }
 
 /**
- * Waits for a search; keeps waiting a little after `finished` when its results are not written yet.
- * The state is made in a continuation of the wait, not after an `await`: no frame of this function
- * stays suspended while the search runs (issue 18: heap per waiting call).
+ * Settles a keyword or user search (./long-work.ts): waits up to `waitMs` for it, then its result as
+ * the tool returns it. After `finished` it keeps waiting a little while its results are not written yet
+ * (`resultsExpected`). The result is made in a continuation of the wait, not after an `await`: no frame
+ * of this function stays suspended while the search runs (heap per waiting call).
  */
-export function waitForSearch(
+export function settleSearch(
   ctx: ToolContext,
-  id: number,
-  noResultsExpected: boolean,
   kind: 'keyword' | 'user',
-  poll: (signal: AbortSignal) => Promise<SearchDetails>,
-): Promise<SearchState> {
-  let finishedAt: number | null = null;
+  job: StartedJob,
+  opts: { resultsExpected: boolean; detail: Detail | undefined; waitMs: number },
+): Promise<ToolOutput> {
+  const id = Number(job.id);
+  const jobKind = JOB_KIND[kind];
   return waitFor(ctx, {
-    key: `${kind}_search:${id}`,
-    initial: { id, status: 'pending', status_text: 'Search submitted' } as SearchDetails,
-    poll,
-    isDone(record, now) {
-      if (record.status === 'failed') return true;
-      if (record.status !== 'finished') return false;
-      if (record.results != null || noResultsExpected) return true;
-      finishedAt ??= now;
-      return now - finishedAt >= ctx.options.resultsGraceMs;
-    },
+    key: `${jobKind}:${id}`,
+    initial: (job.initial as SearchDetails | undefined) ?? ({ id, status: 'pending' } as SearchDetails),
+    poll: (signal) =>
+      kind === 'keyword'
+        ? ctx.upstream.getKeywordSearch(ctx.creds, id, { signal })
+        : ctx.upstream.getUserSearch(ctx.creds, id, { signal }),
+    isDone: searchDone(ctx.options.resultsGraceMs, opts.resultsExpected),
     keep: searchStatus,
     progress: searchProgress,
-    maxWaitMs: ctx.options.searchMaxWaitMs,
-  }).then((outcome) => searchState(outcome, id, kind));
+    maxWaitMs: opts.waitMs,
+    announce: announce(jobKind, id, opts.waitMs, job.fresh === true),
+  }).then((outcome) => {
+    if (outcome.kind === 'done' || outcome.kind === 'timeout')
+      ctx.reuse?.seen(jobKind, id, outcome.kind === 'done');
+    return searchResult(ctx, kind, searchState(outcome, id, kind, opts.waitMs), { detail: opts.detail });
+  });
+}
+
+const JOB_KIND = { keyword: 'keyword_search', user: 'user_search' } as const;
+
+/**
+ * When waiting for a search is over: failed, or finished with its results (or none expected, or the
+ * grace for them spent, counted from the first read that said finished).
+ */
+function searchDone(graceMs: number, resultsExpected: boolean) {
+  let finishedAt: number | null = null;
+  return (record: SearchDetails, now: number): boolean => {
+    if (record.status === 'failed') return true;
+    if (record.status !== 'finished') return false;
+    if (record.results != null || !resultsExpected) return true;
+    finishedAt ??= now;
+    return now - finishedAt >= graceMs;
+  };
 }
 
 /**
@@ -69,22 +90,50 @@ function searchProgress(record: SearchDetails): ProgressUpdate {
 }
 
 /** Where a wait for a search left it, with the tool to call later when it has not ended. */
-function searchState(outcome: WaitOutcome<SearchDetails>, id: number, kind: 'keyword' | 'user'): SearchState {
+function searchState(
+  outcome: WaitOutcome<SearchDetails>,
+  id: number,
+  kind: 'keyword' | 'user',
+  waitMs: number,
+): SearchState {
   if (outcome.kind === 'done') return { record: outcome.record, completed: true };
   const why = whyUnfinished(outcome, 'search');
   return {
     record: outcome.record,
     completed: false,
-    nextStep: `${why} Call ${GET_TOOL[kind]} with search_id ${id} later for the result.`,
+    nextStep: `${why} ${nextCall(GET_TOOL[kind], 'search_id', id, waitMs)}`,
   };
 }
 
 /** A search read without waiting: done when finished or failed. */
-export function readState(kind: 'keyword' | 'user', record: SearchDetails): SearchState {
-  const done = record.status === 'finished' || record.status === 'failed';
-  return done
+export function readState(kind: 'keyword' | 'user', record: SearchDetails, waitMs: number): SearchState {
+  return searchEnded(record)
     ? { record, completed: true }
-    : { record, completed: false, nextStep: `Call ${GET_TOOL[kind]} again in a little while.` };
+    : { record, completed: false, nextStep: nextCall(GET_TOOL[kind], 'search_id', record.id, waitMs) };
+}
+
+export const searchEnded = (record: SearchDetails) =>
+  record.status === 'finished' || record.status === 'failed';
+
+/**
+ * A get tool's answer: the search as read, or with `wait`, settled from that read up to the submit's
+ * limit (finished counts as done: the results grace is the submit's, which knows whether any come).
+ */
+export function getSearch(
+  ctx: ToolContext,
+  kind: 'keyword' | 'user',
+  record: SearchDetails,
+  args: { wait?: boolean | undefined; detail?: Detail | undefined },
+): Promise<ToolOutput> {
+  const waitMs = ctx.options.searchMaxWaitMs;
+  if (!args.wait || searchEnded(record))
+    return searchResult(ctx, kind, readState(kind, record, waitMs), args);
+  return settleSearch(
+    ctx,
+    kind,
+    { id: record.id, initial: record },
+    { resultsExpected: false, detail: args.detail, waitMs },
+  );
 }
 
 /**

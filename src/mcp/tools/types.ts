@@ -11,9 +11,9 @@ export type { ProgressUpdate } from '../waiting/wait.js';
 
 /** Knobs of the tool layer; every one has a default (see DEFAULT_TOOL_OPTIONS). */
 export interface ToolOptions {
-  /** Longest a submit_*_search call waits for completion before returning the id. */
+  /** Longest a submit_*_search call (or a get with `wait`) waits for completion before returning the id. */
   searchMaxWaitMs: number;
-  /** Longest start_agent_run waits before returning the run id. */
+  /** Longest start_agent_run (or get_agent_run with `wait`) waits before returning the run id. */
   runMaxWaitMs: number;
   /** First poll delay; doubles each poll up to pollMaxMs. */
   pollInitialMs: number;
@@ -27,8 +27,9 @@ export interface ToolOptions {
 }
 
 export const DEFAULT_TOOL_OPTIONS: ToolOptions = {
-  searchMaxWaitMs: 10 * 60_000,
-  runMaxWaitMs: 8 * 60_000,
+  // Inside every known client's time-out (the SDKs' 60 s default, which progress does not reset).
+  searchMaxWaitMs: 45_000,
+  runMaxWaitMs: 45_000,
   pollInitialMs: 500,
   pollMaxMs: 5_000,
   pollsPerSecond: 40,
@@ -54,6 +55,56 @@ export interface ToolContext {
   waits: WaitScheduler;
   /** Called once when the call starts waiting for an upstream job (after its first progress report). */
   onWaitStart?(): void;
+  /** Finds an identical recent submit instead of paying again (absent: every submit creates its work). */
+  reuse?: SubmitReuse;
+}
+
+/** The kinds of upstream job, as the scheduler keys them (`keyword_search:42`). */
+export type JobKind = 'keyword_search' | 'user_search' | 'expert_search' | 'run';
+
+/** A job a tool started or found: its upstream id and, when just created, the record creation returned. */
+export interface StartedJob {
+  id: string | number;
+  initial?: unknown;
+  /** This call created it (its first progress report then says so). */
+  fresh?: boolean;
+}
+
+/** A tool's long upstream work in two phases, start and settle (./long-work.ts). */
+export interface LongWork<A = Record<string, unknown>> {
+  kind: JobKind;
+  /** Which wait limit a call of this tool waits for (SEARCH_MAX_WAIT_SECONDS or RUN_MAX_WAIT_SECONDS). */
+  limit: 'searchMaxWaitMs' | 'runMaxWaitMs';
+  /**
+   * What makes the upstream work what it is: the arguments sent upstream with their defaults applied
+   * and relative dates resolved against `today` (YYYY-MM-DD, UTC); never `detail` or `new`. Two submits
+   * with the same identity and credential are the same work.
+   */
+  identity(args: A, today: string): Record<string, unknown>;
+  start(args: A, ctx: ToolContext): Promise<StartedJob>;
+  settle(job: StartedJob, args: A, ctx: ToolContext, waitMs: number): Promise<ToolOutput>;
+}
+
+/** The earlier identical submit a call was answered with. */
+export interface Reused {
+  /** How long ago that submit was made. */
+  ageMs: number;
+}
+
+/**
+ * Starts long work once: the identical submit of the same upstream user and credential still running
+ * or finished less than 10 minutes ago is found instead of paying again (src/mcp/reuse/). Without one (tools
+ * tested alone), every submit creates its work.
+ */
+export interface SubmitReuse {
+  start<A>(
+    tool: string,
+    work: LongWork<A>,
+    args: A,
+    ctx: ToolContext,
+  ): Promise<{ job: StartedJob; reused: Reused | null }>;
+  /** A settle saw the job end (or still running): reuse counts from then (10 minutes at most). */
+  seen(kind: JobKind, id: string | number, ended: boolean): void;
 }
 
 /** A successful tool outcome, before size capping (built by the result builders of ../results). */
@@ -90,10 +141,13 @@ export interface ToolDef<I extends z.ZodType = z.ZodType> {
   /** What the tool does to the team's shared account, for the team policy (src/teams/tool-policy.ts). */
   team?: TeamTouch;
   /**
-   * The tool may wait for an upstream job (waitFor): its calls are served so that, while waiting, they
-   * hold no SDK server (../sdk-bypass/waiting-call.ts).
+   * The tool waits for an upstream job (waitFor): always (true), or when called with `wait: true`
+   * ('on request'). Such calls are served so that, while waiting, they hold no SDK server
+   * (../sdk-bypass/waiting-call.ts).
    */
-  waits?: true;
+  waits?: true | 'on request';
+  /** Long upstream work in two phases (./long-work.ts): what tasks and reuse of identical submits use. */
+  work?: LongWork;
   run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutput>;
 }
 

@@ -12,11 +12,49 @@ import {
   USER_PLATFORMS,
   userPostsInput,
 } from './common.js';
+import { forceNewArg, monthBefore, startThenSettle, waitArg } from './long-work.js';
 import { postsPageOutput as postsOutput, searchRecord, userSearchOutput } from './outputs.js';
-import { readState, searchResult, waitForSearch } from './search-common.js';
-import { CREATE, defineTool, READ, type ToolDef } from './types.js';
+import { getSearch, settleSearch } from './search-common.js';
+import { CREATE, defineTool, type LongWork, READ, type ToolDef } from './types.js';
 
 const NOT_FOUND = { what: 'user search', listTool: 'get_user_searches' };
+
+const submitInput = z.strictObject({
+  query: z.string().min(1).max(500).describe('The handle, without @.'),
+  platform: z.enum(USER_PLATFORMS),
+  start_date: dateArg.optional().describe('Default: a month ago.'),
+  end_date: dateArg.optional().describe('Default: today.'),
+  max_post: maxPostArg.optional().describe('Default 100.'),
+  detail: detailArg.optional(),
+  force_new: forceNewArg,
+});
+
+type SubmitArgs = z.output<typeof submitInput>;
+
+/** A user search as long work (./long-work.ts): created, then waited for. */
+const userWork: LongWork<SubmitArgs> = {
+  kind: 'user_search',
+  limit: 'searchMaxWaitMs',
+  identity: (a, today) => ({
+    query: a.query,
+    platform: a.platform,
+    start_date: a.start_date ?? monthBefore(today),
+    end_date: a.end_date ?? today,
+    max_post: a.max_post ?? 100,
+  }),
+  async start(args, ctx) {
+    const { detail: _detail, force_new: _forceNew, ...body } = args;
+    const { id } = await ctx.upstream.createUserSearch(ctx.creds, compact(body), { signal: ctx.signal });
+    return { id, fresh: true };
+  },
+  settle: (job, args, ctx, waitMs) =>
+    settleSearch(ctx, 'user', job, {
+      // Profile analytics exist for twitter only.
+      resultsExpected: args.platform === 'twitter',
+      detail: args.detail,
+      waitMs,
+    }),
+};
 
 export const submitUserSearch = defineTool({
   name: 'submit_user_search',
@@ -27,46 +65,32 @@ export const submitUserSearch = defineTool({
     "Collects one account's posts over a date range and waits: profile analytics (twitter only) and top posts. Costs 1 search credit.",
   scope: 'searches:write',
   toolset: 'searches',
-  input: z.strictObject({
-    query: z.string().min(1).max(500).describe('The handle, without @.'),
-    platform: z.enum(USER_PLATFORMS),
-    start_date: dateArg.optional().describe('Default: a month ago.'),
-    end_date: dateArg.optional().describe('Default: today.'),
-    max_post: maxPostArg.optional().describe('Default 100.'),
-    detail: detailArg.optional(),
-  }),
+  input: submitInput,
   output: userSearchOutput,
   annotations: CREATE,
   notFound: NOT_FOUND,
   team: { create: 'user_search' },
   waits: true,
-  async run(args, ctx) {
-    const { detail, ...body } = args;
-    const { id } = await ctx.upstream.createUserSearch(ctx.creds, compact(body), { signal: ctx.signal });
-    // The result is made in a continuation of the wait: this function does not stay suspended while
-    // the search runs (issue 18: heap per waiting call).
-    return waitForSearch(ctx, id, args.platform !== 'twitter', 'user', (signal) =>
-      ctx.upstream.getUserSearch(ctx.creds, id, { signal }),
-    ).then((state) => searchResult(ctx, 'user', state, { detail }));
-  },
+  work: userWork as LongWork,
+  run: (args, ctx) => startThenSettle('submit_user_search', userWork, args, ctx),
 });
 
 export const getUserSearch = defineTool({
   name: 'get_user_search',
   title: 'Get a user search',
   summary: 'Status and (when finished) the profile analytics of one user search.',
-  description:
-    'One user search: status, or its profile analytics and top posts once finished. Free; no waiting.',
+  description: 'One user search: status, or its profile analytics and top posts once finished. Free.',
   scope: 'searches:read',
   toolset: 'searches',
-  input: z.strictObject({ search_id: searchIdArg, detail: detailArg.optional() }),
+  input: z.strictObject({ search_id: searchIdArg, detail: detailArg.optional(), wait: waitArg }),
   output: userSearchOutput,
   annotations: READ,
   notFound: NOT_FOUND,
   team: { read: 'user_search', idArg: 'search_id' },
+  waits: 'on request',
   async run(args, ctx) {
     const record = await ctx.upstream.getUserSearch(ctx.creds, args.search_id, { signal: ctx.signal });
-    return searchResult(ctx, 'user', readState('user', record), args);
+    return getSearch(ctx, 'user', record, args);
   },
 });
 

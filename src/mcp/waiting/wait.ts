@@ -26,18 +26,24 @@ export interface WaitContext {
 
 export type WaitSpec<T> = Omit<WaitRequest<T>, 'progress'> & {
   progress(record: T): ProgressUpdate;
+  /**
+   * The first progress report's message, in place of the initial record's: it names the job, so a
+   * client that gives up before the answer still has the id to come back with.
+   */
+  announce?: string;
 };
 
 /**
  * Waits for a long upstream job on the shared scheduler (./wait-scheduler.ts): no timer or loop of its
  * own, only the latest record held. Reports the initial record's progress at once and every later
- * record's as it is read; stops on the call's abort signal (client cancelled or disconnected), at
+ * record's as it is read; stops on the call's abort signal (client cancelled or gone), at
  * `maxWaitMs`, and at shutdown. Tells the call (ctx.onWaitStart) when it starts waiting, so the MCP
  * layer can let go of the request's SDK server until the answer is ready. The spec goes to the
  * scheduler as it is (no copy with the caller's parts added: issue 18, heap per waiting call).
  */
 export function waitFor<T>(ctx: WaitContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
-  ctx.progress(spec.progress(spec.initial));
+  const first = spec.progress(spec.initial);
+  ctx.progress(spec.announce === undefined ? first : { ...first, message: spec.announce });
   const outcome = ctx.waits.wait(credentialScope(ctx.creds), spec, ctx.signal, (record) =>
     ctx.progress(spec.progress(record)),
   );
@@ -78,13 +84,13 @@ export function progressReporter(send: ((progress: number, message: string) => v
 export function whyUnfinished(outcome: WaitOutcome<unknown>, what: string): string {
   switch (outcome.kind) {
     case 'cancelled':
-      return `The wait was cancelled; the ${what} keeps running.`;
+      return `The wait was stopped; the ${what} keeps running.`;
     case 'unreadable': {
       const e = outcome.error;
       const reason = e instanceof UpstreamError ? `${e.kind}${e.status ? ` ${e.status}` : ''}` : 'an error';
       return `Reading the ${what}'s status failed (${reason}); it was created and may still be running.`;
     }
     default:
-      return `The wait limit was reached; the ${what} keeps running.`;
+      return `Not finished within the wait; the ${what} keeps running, nothing is lost.`;
   }
 }

@@ -30,3 +30,21 @@ export const waitingCalls = pgTable(
     index('waiting_calls_expires_idx').on(t.expiresAt),
   ],
 );
+
+export const recentSubmits = pgTable(
+  'recent_submits',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    kind: text('kind').notNull(),
+    jobId: text('job_id'),
+    holder: text('holder'),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    seenRunningAt: bigint('seen_running_at', { mode: 'number' }).notNull(),
+    finishedAt: bigint('finished_at', { mode: 'number' }),
+    expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    index('recent_submits_job_idx').on(t.kind, t.jobId),
+    index('recent_submits_expires_idx').on(t.expiresAt),
+  ],
+);

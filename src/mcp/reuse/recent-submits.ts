@@ -1,0 +1,242 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, eq, isNull, lt, type SQL } from 'drizzle-orm';
+import { first, type Store } from '../../db/store/index.js';
+import type { Logger } from '../../logger.js';
+import { newId } from '../../security/tokens.js';
+import type { JobKind, LongWork, Reused, StartedJob, SubmitReuse, ToolContext } from '../tools/types.js';
+
+/** How long after it was last seen running, or seen ended, a submit is reused. */
+export const REUSE_WINDOW_MS = 10 * 60_000;
+/**
+ * How long a reservation holds before another caller may take it over: longer than an upstream create
+ * call (its 30 s timeout; a create is never retried), so only a crashed holder's reservation expires.
+ */
+const RESERVATION_MS = 60_000;
+/** How often a caller waiting for another's reservation looks for its id. */
+const LOOK_AGAIN_MS = 100;
+
+type Row = {
+  keyHash: string;
+  kind: string;
+  jobId: string | null;
+  holder: string | null;
+  createdAt: number;
+  seenRunningAt: number;
+  finishedAt: number | null;
+  expiresAt: number;
+};
+
+/**
+ * Nothing paid twice by accident: a submit identical to one the same upstream user made with the same
+ * credential (same tool, same arguments after defaults, relative dates resolved) that is still running
+ * or ended less than 10 minutes ago is answered with that search or run, saying so; `force_new: true` asks
+ * for a fresh one. Across instances too: the work is keyed in `recent_submits`, and a row is reserved
+ * by its unique key before the upstream call, so of parallel identical submits exactly one creates the
+ * work and the others wait for its id.
+ *
+ * "Still running" is what a wait last saw: a row stays reusable for 10 minutes after a wait (any
+ * caller's: the submit, a get with `wait`, a task) last saw the work running, or first saw it ended.
+ * Work nobody has looked at for 10 minutes is not reused, whether it still runs or not: its result
+ * could otherwise be older than the 10 minutes promised.
+ */
+export class RecentSubmits implements SubmitReuse {
+  constructor(
+    private readonly db: Store,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async start<A>(
+    tool: string,
+    work: LongWork<A>,
+    args: A,
+    ctx: ToolContext,
+  ): Promise<{ job: StartedJob; reused: Reused | null }> {
+    const fresh = (args as { force_new?: unknown }).force_new === true;
+    const key = submitKey(
+      ctx.creds,
+      tool,
+      work.identity(args, new Date(this.now()).toISOString().slice(0, 10)),
+    );
+    const holder = newId();
+    let found: Row | null;
+    try {
+      found = await this.claimOrWait(key, work.kind, holder, fresh, ctx.signal);
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      // The database cannot say: the work is created as without reuse rather than refused.
+      this.logger.warn({ err: error, tool }, 'reuse of identical submits unavailable');
+      return { job: await work.start(args, ctx), reused: null };
+    }
+    if (found === null) return { job: await this.create(key, holder, work, args, ctx), reused: null };
+    return {
+      job: { id: jobIdOf(work.kind, found.jobId as string) },
+      reused: { ageMs: Math.max(0, this.now() - found.createdAt) },
+    };
+  }
+
+  /** Resolves once noted (callers need not wait: a failure is only logged). */
+  seen(kind: JobKind, id: string | number, ended: boolean): Promise<void> {
+    const { recentSubmits: r } = this.db.t;
+    const now = this.now();
+    const where = and(eq(r.kind, kind), eq(r.jobId, String(id)), isNull(r.finishedAt));
+    const update = ended
+      ? this.db.orm
+          .update(r)
+          .set({ finishedAt: now, expiresAt: now + REUSE_WINDOW_MS })
+          .where(where)
+      : this.db.orm
+          .update(r)
+          .set({ seenRunningAt: now, expiresAt: now + REUSE_WINDOW_MS })
+          .where(where);
+    return update.then(
+      () => {},
+      (err: unknown) => this.logger.warn({ err, kind }, 'could not note a job seen'),
+    );
+  }
+
+  /**
+   * Reserves the key for this caller (null), or finds reusable work under it (its row); waits while
+   * another caller's reservation is fresh, and takes over one that is not.
+   */
+  private async claimOrWait(
+    key: string,
+    kind: JobKind,
+    holder: string,
+    fresh: boolean,
+    signal: AbortSignal,
+  ): Promise<Row | null> {
+    const { recentSubmits: r } = this.db.t;
+    for (;;) {
+      const now = this.now();
+      const reservation = {
+        kind,
+        jobId: null,
+        holder,
+        createdAt: now,
+        seenRunningAt: now,
+        finishedAt: null,
+        expiresAt: now + RESERVATION_MS + REUSE_WINDOW_MS,
+      };
+      if (fresh) {
+        // Asked for explicitly: this caller's work replaces whatever the key held.
+        await this.db.orm
+          .insert(r)
+          .values({ keyHash: key, ...reservation })
+          .onConflictDoUpdate({ target: r.keyHash, set: reservation });
+        return null;
+      }
+      const inserted = await this.db.orm
+        .insert(r)
+        .values({ keyHash: key, ...reservation })
+        .onConflictDoNothing()
+        .returning({ keyHash: r.keyHash });
+      if (inserted.length === 1) return null;
+      const row = await first(this.db.orm.select().from(r).where(eq(r.keyHash, key)).limit(1));
+      if (!row) continue; // purged meanwhile: insert again
+      if (row.jobId !== null && row.expiresAt > now) return row;
+      const reserving = row.jobId === null && row.holder !== null && row.createdAt + RESERVATION_MS > now;
+      if (reserving) {
+        await sleep(LOOK_AGAIN_MS, undefined, { signal });
+        continue;
+      }
+      // Past its reuse, or a reservation whose holder never finished: replace it unless it changed.
+      const taken = await this.db.orm
+        .update(r)
+        .set(reservation)
+        .where(and(eq(r.keyHash, key), sameVersion(r, row)))
+        .returning({ keyHash: r.keyHash });
+      if (taken.length === 1) return null;
+    }
+  }
+
+  /** Creates the work under this caller's reservation, then records its id (or gives the key back). */
+  private async create<A>(
+    key: string,
+    holder: string,
+    work: LongWork<A>,
+    args: A,
+    ctx: ToolContext,
+  ): Promise<StartedJob> {
+    const { recentSubmits: r } = this.db.t;
+    const mine = and(eq(r.keyHash, key), eq(r.holder, holder));
+    let job: StartedJob;
+    try {
+      job = await work.start(args, ctx);
+    } catch (error) {
+      await this.db.orm
+        .delete(r)
+        .where(mine)
+        .catch((err: unknown) => this.logger.warn({ err }, 'could not release a submit reservation'));
+      throw error;
+    }
+    const now = this.now();
+    await this.db.orm
+      .update(r)
+      .set({
+        jobId: String(job.id),
+        holder: null,
+        createdAt: now,
+        seenRunningAt: now,
+        expiresAt: now + REUSE_WINDOW_MS,
+      })
+      .where(mine)
+      .catch((err: unknown) => this.logger.warn({ err }, 'could not record a submitted job'));
+    return job;
+  }
+}
+
+/** The row as read, unchanged since: the condition of a compare-and-set. */
+function sameVersion(r: Store['t']['recentSubmits'], row: Row): SQL | undefined {
+  return and(
+    eq(r.createdAt, row.createdAt),
+    eq(r.expiresAt, row.expiresAt),
+    row.jobId === null ? isNull(r.jobId) : eq(r.jobId, row.jobId),
+    row.holder === null ? isNull(r.holder) : eq(r.holder, row.holder),
+  );
+}
+
+/** Search ids are whole numbers upstream, run ids UUIDs. */
+function jobIdOf(kind: JobKind, stored: string): string | number {
+  return kind === 'run' ? stored : Number(stored);
+}
+
+/**
+ * The key of a submit: the credential that pays (token and upstream user id), the tool and its
+ * identity as canonical JSON (keys sorted), hashed so the table never holds the token.
+ */
+export function submitKey(
+  creds: { token: string; userId: string },
+  tool: string,
+  identity: Record<string, unknown>,
+): string {
+  return createHash('sha256')
+    .update(creds.token)
+    .update('\u0000')
+    .update(creds.userId)
+    .update('\u0000')
+    .update(tool)
+    .update('\u0000')
+    .update(canonicalJson(identity))
+    .digest('base64url');
+}
+
+/** JSON with every object's keys sorted, so equal values always give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Deletes rows past their reuse (and reservations whose holder never finished). */
+export async function purgeRecentSubmits(db: Store, now = Date.now()): Promise<number> {
+  const { recentSubmits: r } = db.t;
+  const gone = await db.orm.delete(r).where(lt(r.expiresAt, now)).returning({ keyHash: r.keyHash });
+  return gone.length;
+}

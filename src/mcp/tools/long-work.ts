@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type { JobKind, LongWork, Reused, ToolContext, ToolOptions, ToolOutput } from './types.js';
+
+/**
+ * Tools that create long upstream work (searches take minutes, agent runs 3–5), in two phases:
+ *
+ * - start: creates the upstream work and never waits; the job's id (and its first record);
+ * - settle: waits up to a limit for a job given its id, then shapes the result exactly as the tool
+ *   returns it (finished or not).
+ *
+ * A tool call is start then settle; a get tool's `wait` argument settles an id it is given; a task
+ * (the tasks extension) starts in the tools/call and settles in the background, again after a restart.
+ */
+
+/**
+ * The argument that skips reuse, on every tool with long work. No description: its name says it, the
+ * reuse notice names it when it matters, and each word here is in every model's context.
+ */
+export const forceNewArg = z.boolean().optional();
+
+/**
+ * The get tools' argument that waits again, up to the same limit as the submit. No description: every
+ * result that needs it spells out the call (`nextCall`), and each word here is in every model's context.
+ */
+export const waitArg = z.boolean().optional();
+
+/** A tool call of long work: started (or reused), then settled within the call's wait limit. */
+export function startThenSettle<A extends { force_new?: boolean | undefined }>(
+  tool: string,
+  work: LongWork<A>,
+  args: A,
+  ctx: ToolContext,
+): Promise<ToolOutput> {
+  const started = ctx.reuse
+    ? ctx.reuse.start(tool, work, args, ctx)
+    : work.start(args, ctx).then((job) => ({ job, reused: null }));
+  return started.then(({ job, reused }) => {
+    const settled = work.settle(job, args, ctx, waitLimit(work, ctx.options));
+    return reused ? settled.then((out) => withReuseNotice(out, tool, work.kind, job.id, reused)) : settled;
+  });
+}
+
+export function waitLimit(work: { limit: LongWork['limit'] }, options: ToolOptions): number {
+  return options[work.limit];
+}
+
+const NAMES: Record<JobKind, string> = {
+  keyword_search: 'keyword search',
+  user_search: 'user search',
+  expert_search: 'expert search',
+  run: 'agent run',
+};
+
+export function jobName(kind: JobKind): string {
+  return NAMES[kind];
+}
+
+/** "3 min" / "40 s": how long ago, in words a model reads at a glance. */
+function ago(ms: number): string {
+  return ms >= 90_000 ? `${Math.round(ms / 60_000)} min` : `${Math.max(1, Math.round(ms / 1000))} s`;
+}
+
+/** The first line of a reused submit's result: what it is, that nothing was spent, how to force a new one. */
+function withReuseNotice(
+  out: ToolOutput,
+  tool: string,
+  kind: JobKind,
+  id: string | number,
+  reused: Reused,
+): ToolOutput {
+  const notice = `Same arguments as ${jobName(kind)} ${id}, submitted ${ago(reused.ageMs)} ago: this is that one, nothing new was spent. To run it again anyway, call ${tool} with force_new: true.`;
+  return { ...out, text: `${notice}\n\n${out.text}`, data: { ...out.data, reused: true } };
+}
+
+/** The exact next call for work that has not ended: the get tool, its id and `wait: true`. */
+export function nextCall(getTool: string, idArg: string, id: string | number, waitMs: number): string {
+  return `Call ${getTool} with ${idArg} ${JSON.stringify(id)} and wait true to wait up to ${Math.round(waitMs / 1000)} s more.`;
+}
+
+/** The first progress message of a wait: names the job, so a client that gives up still knows it. */
+export function announce(kind: JobKind, id: string | number, waitMs: number, started: boolean): string {
+  const what = `${jobName(kind)} ${id}`;
+  return `${started ? `${what} created` : `waiting for ${what}`}; waiting up to ${Math.round(waitMs / 1000)} s`;
+}
+
+/** `today` (YYYY-MM-DD) minus whole days, in UTC. */
+export function daysBefore(today: string, days: number): string {
+  const d = new Date(`${today}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** `today` (YYYY-MM-DD) a calendar month earlier, in UTC (a deterministic reading of "a month ago"). */
+export function monthBefore(today: string): string {
+  const d = new Date(`${today}T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() - 1);
+  return d.toISOString().slice(0, 10);
+}
