@@ -49,7 +49,7 @@ describe.each([
     });
     const text = textOf(prompt);
     expect(prompt.messages[0].role).toBe('user');
-    expect(text).toContain('"Heat pumps fail in cold weather"');
+    expect(text).toContain('Narrative:\n```text\nHeat pumps fail in cold weather\n```');
     const start = new Date(Date.now() - 14 * 86_400_000).toISOString().slice(0, 10);
     expect(text).toMatch(
       new RegExp(`1\\. submit_keyword_search .*start_date ${start}.*Costs 1 search credit`),
@@ -67,7 +67,7 @@ describe.each([
       [
         'profile_account',
         { handle: '@examplenews', platform: 'instagram' },
-        /submit_user_search with query "examplenews" and platform instagram\. Costs 1 search credit/,
+        /submit_user_search with the handle as query and platform instagram\. Costs 1 search credit[\s\S]*```text\nexamplenews\n```/,
       ],
       ['compare_brands', { brand_a: 'Acme', brand_b: 'Globex' }, /1 search credit each \(2 in all\)/],
       [

@@ -62,6 +62,8 @@ export class PromptCatalog {
           ProtocolErrorCode.InvalidParams,
           `${key} must be one of ${def.values.join(', ')}.`,
         );
+      const problem = text && def.check ? def.check(text) : null;
+      if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, problem);
       if (text) args[key] = text;
     }
     const missing = prompt.arguments.filter((a) => a.required && !args[a.name]).map((a) => a.name);
