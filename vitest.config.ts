@@ -26,6 +26,7 @@ const ONCE = [
   'tests/mcp/shape.test.ts',
   'tests/mcp/text-format.test.ts',
   'tests/mcp/summary-truth.test.ts',
+  'tests/mcp/untrusted-clean.test.ts',
   'tests/mcp/output-check.test.ts',
   'tests/mcp/direct-replay.test.ts',
   'tests/mcp/sdk-bypass-contract.test.ts',

@@ -6,9 +6,11 @@ import type { HostedView } from './view-host.js';
 /**
  * Posts, topic names and questions are written by anyone: a real sandbox search whose query (and so
  * whose posts and topic names) carries a script and an HTML image with an event handler, and an
- * agent question that does the same. Every view shows them as text; none becomes an element.
+ * agent question that does the same. The server cleans such text before any view reads it (its tags
+ * defused: results/fence.ts), and every view shows what it gets as text; none becomes an element.
  */
 const INJECTED = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2"><b>bold</b>';
+const DEFUSED = '‹script>window.pwned=1‹/script>‹img src=x onerror="window.pwned=2">‹b>bold‹/b>';
 const QUERY = `${INJECTED} heat pumps`;
 
 let s: AppsSetup;
@@ -51,14 +53,15 @@ describe('user-generated content in the views', () => {
     });
     searchId = view.result.structuredContent.search_id;
     const posts: Json[] = view.result.structuredContent.top_posts;
-    expect(posts.some((p) => p.text.includes('<script>'))).toBe(true);
+    expect(posts.some((p) => p.text.includes('‹script>'))).toBe(true);
+    expect(JSON.stringify(view.result.structuredContent)).not.toContain('<script');
     await view.frame.locator('figure[data-days]').waitFor({ state: 'attached' });
-    expect(await view.frame.locator('h1').textContent()).toBe(QUERY);
+    expect(await view.frame.locator('h1').textContent()).toBe(`${DEFUSED} heat pumps`);
     const shown = await view.frame.locator('ol.posts .post-text').allTextContents();
     expect(shown).toEqual(posts.map((p) => p.text));
     // The sandbox writes the query into its posts (without the quotes).
     expect(
-      shown.filter((t) => t.includes('<script>window.pwned=1</script><img src=x onerror=')).length,
+      shown.filter((t) => t.includes('‹script>window.pwned=1‹/script>‹img src=x onerror=')).length,
     ).toBeGreaterThan(0);
     await expectNoInjectedElements(view);
   });
@@ -68,7 +71,7 @@ describe('user-generated content in the views', () => {
     await view.frame.locator('section.tree').first().waitFor();
     await view.frame.getByRole('button', { name: 'Expand all' }).click();
     const leaves = await view.frame.locator('li.leaf').allTextContents();
-    expect(leaves.some((t) => t.includes('<script>window.pwned=1</script>'))).toBe(true);
+    expect(leaves.some((t) => t.includes('‹script>window.pwned=1‹/script>'))).toBe(true);
     await expectNoInjectedElements(view);
   });
 
@@ -76,13 +79,14 @@ describe('user-generated content in the views', () => {
     const question = `${INJECTED} What are people saying about heat pumps?`;
     const view = await s.show('start_agent_run', { question });
     const markdown: string = view.result.structuredContent.result.report_markdown;
-    expect(markdown).toContain(INJECTED);
+    expect(markdown).toContain(DEFUSED);
     await view.frame.locator('article.report').waitFor();
-    expect(await view.frame.locator('h1').first().textContent()).toBe(question);
+    const shownQuestion = `${DEFUSED} What are people saying about heat pumps?`;
+    expect(await view.frame.locator('h1').first().textContent()).toBe(shownQuestion);
     const report = view.frame.locator('article.report');
     expect(await report.locator('strong').first().textContent()).toBe('Question:');
     // HTML written in the report is shown as what it is: text.
-    expect(await report.locator('p').nth(0).textContent()).toBe(`Question: ${question}`);
+    expect(await report.locator('p').nth(0).textContent()).toBe(`Question: ${shownQuestion}`);
     await expectNoInjectedElements(view);
   });
 });

@@ -157,6 +157,11 @@ export function textOf(result: { content?: Array<{ type: string; text?: string }
   return (result.content ?? []).map((c) => c.text ?? '').join('\n');
 }
 
+/** The JSON a result's text ends with (inside the untrusted-content fence when it holds posts). */
+export function jsonIn(text: string): string {
+  return text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
+}
+
 /** A TCP relay in front of the sandbox that records what our server sends upstream. */
 async function captureRelay(target: string) {
   const { hostname, port } = new URL(target);

@@ -5,6 +5,7 @@ import {
   connectV2,
   type Harness,
   type Json,
+  jsonIn,
   startHarness,
   textOf,
 } from '../helpers/harness.js';
@@ -98,7 +99,7 @@ describe.each([
     const posts = pages.flatMap((p) => p.structuredContent.posts);
     expect(posts).toEqual(sandboxPosts);
     for (const p of pages) {
-      const json = textOf(p).slice(textOf(p).indexOf('{'));
+      const json = jsonIn(textOf(p));
       expect(Buffer.byteLength(json)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
       expect(p.structuredContent._truncated).toBeUndefined();
     }

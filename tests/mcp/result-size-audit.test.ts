@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectV2, type Json, textOf } from '../helpers/harness.js';
+import { connectV2, type Json, jsonIn, textOf } from '../helpers/harness.js';
 import { mcpBehaviourFixture } from '../helpers/mcp-behaviour.js';
 
 /**
@@ -17,7 +17,7 @@ describe('result shaping', () => {
       arguments: { query: 'big result', max_post: 100, detail: 'full' },
     });
     const text = textOf(r);
-    const json = text.slice(text.indexOf('{'));
+    const json = jsonIn(text);
     expect(Buffer.byteLength(json)).toBeLessThanOrEqual(20_000);
     const truncated = r.structuredContent._truncated as Json[];
     expect(truncated.length).toBeGreaterThan(0);

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clip } from '../../src/mcp/results/fence.js';
+import { clean, clip } from '../../src/mcp/results/fence.js';
 import { dropNulls, isRecord, num } from '../../src/mcp/results/format.js';
 import { fromCompact, topByInteractions, topCompactPosts } from '../../src/mcp/results/posts.js';
 
 /**
  * The result writers' hot helpers take shortcuts (issue 18); these hold them to what they replaced:
- * `num` to Intl's en-US output, `clip` to collapsing all whitespace, defusing the fence's tags,
+ * `num` to Intl's en-US output, `clip` to cleaning (results/fence.ts), collapsing all whitespace,
  * trimming and cutting at `max` code points, for any text; `dropNulls` to a full copy without nulls;
  * the top compact posts to the top of all of them summarized.
  */
@@ -20,9 +20,8 @@ function numByIntl(value: unknown): string {
 }
 
 function clipInFull(value: unknown, max = 280): string {
-  const text = String(value ?? '')
+  const text = clean(String(value ?? ''))
     .replace(/\s+/g, ' ')
-    .replace(/<(\/?)untrusted-content/gi, '‹$1untrusted-content')
     .trim();
   const chars = Array.from(text);
   return chars.length <= max

@@ -12,7 +12,7 @@ import type { PolicyCall, PolicyGate, PolicyPass } from '../../teams/tool-policy
 import type { UpstreamClient } from '../../upstream/client.js';
 import { auditIdentity } from '../auth/caller.js';
 import type { CancellationRegistry } from '../cancellation/inflight.js';
-import { UNTRUSTED_NOTICE } from '../results/fence.js';
+import { cleanDeep, fencedBlock, UNTRUSTED_NOTICE } from '../results/fence.js';
 import { dropNulls } from '../results/format.js';
 import { capResult, describeTruncation, type Shaped } from '../results/shape.js';
 import { outsideReason, outsideSelectionText, selects } from '../tools/toolsets.js';
@@ -163,15 +163,15 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
   };
 }
 
-/** The text block: the tool's markdown, what the size cap cut, and (for JSON answers) the JSON. */
+/**
+ * The text block: the tool's markdown, what the size cap cut, and (for JSON answers) the JSON, inside
+ * the untrusted-content fence when it holds user-generated content.
+ */
 function composeText(out: ToolOutput, shaped: Shaped, maxBytes: number): string {
   const parts = [out.text];
   const truncation = describeTruncation(shaped.truncated, maxBytes);
   if (truncation) parts.push(truncation);
-  if (out.json) {
-    if (out.untrusted) parts.push(UNTRUSTED_NOTICE);
-    parts.push(shaped.json);
-  }
+  if (out.json) parts.push(out.untrusted ? fencedBlock(shaped.json, UNTRUSTED_NOTICE) : shaped.json);
   return parts.join('\n\n');
 }
 
@@ -336,8 +336,11 @@ async function endCall(call: CallEnd, ran: { out: ToolOutput } | { error: unknow
   try {
     if ('error' in ran) throw ran.error;
     const { out } = ran;
+    // User-generated content is cleaned once here, for every reader: the text's JSON, structuredContent,
+    // resource reads and the views all take it from `data` (results/fence.ts says what cleaning does).
+    const data = dropNulls(out.data) as Record<string, unknown>;
     const shaped = capResult(
-      dropNulls(out.data) as Record<string, unknown>,
+      out.untrusted ? (cleanDeep(data) as Record<string, unknown>) : data,
       deps.options.maxResultBytes,
       out.rest,
     );

@@ -1,5 +1,5 @@
 import type { RunRecord } from '../../upstream/schemas.js';
-import { clip } from './fence.js';
+import { clip, fencedBlock, WRITTEN_FROM_POSTS_NOTICE } from './fence.js';
 import { isRecord, num, plural, withoutNulls } from './format.js';
 import { link, reportUri, runUri } from './links.js';
 import type { Detail, ResultOutput as ToolOutput } from './output.js';
@@ -28,9 +28,11 @@ export function runHeader(record: RunRecord): string {
     const signals = Array.isArray(result.signals) ? result.signals : [];
     facts.push(`confidence ${String(result.confidence_level ?? r.confidence_level ?? 'unknown')}`);
     facts.push(`${plural(signals.length, 'signal')}${signals.length ? ` (${severities(signals)})` : ''}`);
+    // usage.available_credits is the budget the run was given (1–4), not what the account has left.
     if (usage.credits_used !== undefined) {
-      const left = usage.available_credits !== undefined ? `, ${num(usage.available_credits)} available` : '';
-      facts.push(`${plural(Number(usage.credits_used), 'credit')} used${left}`);
+      const budget =
+        usage.available_credits !== undefined ? ` of its ${num(usage.available_credits)}-credit budget` : '';
+      facts.push(`${plural(Number(usage.credits_used), 'credit')} spent${budget}`);
     }
   } else if (record.status === 'running' && record.progress) {
     const p = record.progress;
@@ -54,8 +56,9 @@ export function runHeader(record: RunRecord): string {
 
 /**
  * An agent run for the model: the report as markdown under its header (not an escaped JSON string),
- * `structuredContent` the record without report_html (the markdown says the same). `detail: "full"`:
- * the complete record, report_html included, as JSON after the header.
+ * inside the untrusted-content fence (upstream writes it from social posts); `structuredContent` the
+ * record without report_html (the markdown says the same). `detail: "full"`: the complete record but
+ * report_html, as fenced JSON after the header.
  */
 export function runOutput(record: RunRecord, opts: { detail: Detail; nextStep?: string }): ToolOutput {
   const completed = isTerminal(record.status);
@@ -63,9 +66,11 @@ export function runOutput(record: RunRecord, opts: { detail: Detail; nextStep?: 
     ...withoutNulls({ run_id: record.id, completed, next_step: opts.nextStep, detail: opts.detail }),
     ...withoutNulls(record as Record<string, unknown>),
   };
+  // report_html is left out, also from `detail: "full"`: it is report_markdown rendered to HTML by
+  // upstream, and HTML written from strangers' posts is not passed on (the markdown says the same).
   if (isRecord(record.result)) {
-    const { report_html, ...rest } = record.result;
-    data.result = opts.detail === 'full' ? record.result : rest;
+    const { report_html: _html, ...rest } = record.result;
+    data.result = rest;
   }
   const links =
     record.status === 'completed'
@@ -76,9 +81,10 @@ export function runOutput(record: RunRecord, opts: { detail: Detail; nextStep?: 
       : [];
   const parts = [runHeader(record)];
   if (opts.nextStep) parts.push(opts.nextStep);
-  if (opts.detail === 'full') return { data, text: parts.join('\n'), json: true, links };
+  if (opts.detail === 'full') return { data, text: parts.join('\n'), json: true, untrusted: true, links };
   const report = isRecord(record.result) ? record.result.report_markdown : undefined;
-  if (typeof report === 'string' && report.trim()) parts.push('', report.trim());
+  if (typeof report === 'string' && report.trim())
+    parts.push('', fencedBlock(report.trim(), WRITTEN_FROM_POSTS_NOTICE));
   else if (record.status === 'failed') parts.push('rerun_agent_run can start it again.');
-  return { data, text: parts.join('\n'), links };
+  return { data, text: parts.join('\n'), untrusted: true, links };
 }

@@ -27,7 +27,7 @@ export const creditsArg = z
   .int()
   .min(1)
   .max(4)
-  .describe('Effort: most credits spent, 1 per internal search (default 4).');
+  .describe("This run's credit budget, not the balance: 1 per internal search (default 4).");
 export const platformsArg = z.array(z.enum(KEYWORD_PLATFORMS)).min(1);
 
 /** A run as a result; `nextStep` says what to call when it has not ended. */
