@@ -51,7 +51,7 @@ function ruleOutcome(touch: TeamTouch | undefined, context: RuleContext): Promis
 }
 
 /**
- * The team policy of the tool call path (src/mcp/catalog/catalog.ts calls it after argument validation
+ * The team policy of the tool call path (src/mcp/catalog/execute.ts:admit calls it after argument validation
  * and before the tool's run): the rule for what the tool touches (./tool-rules/), then the monthly
  * write cap, reserved last so a refused call reserves nothing.
  */

@@ -44,7 +44,7 @@ function counted(delayMs = 0, fail = false) {
       created += 1;
       return { id: 1000 + created, fresh: true };
     },
-    settle: async () => ({ data: {}, text: '' }),
+    settle: async () => ({ output: { data: {}, text: '' }, ended: 'done' }),
   };
   return { work, created: () => created };
 }

@@ -1,5 +1,6 @@
 import type { CompleteRequest, CompleteResult, ServerContext } from '@modelcontextprotocol/server';
-import { type CatalogDeps, execute } from '../catalog/catalog.js';
+import type { CatalogDeps } from '../catalog/catalog.js';
+import { execute } from '../catalog/execute.js';
 import { isRecord } from '../results/format.js';
 import { toolByName } from '../tools/index.js';
 import { TEMPLATES } from './templates.js';

@@ -6,7 +6,8 @@ import {
   ResourceNotFoundError,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { type CatalogDeps, execute, type ToolOutcome } from '../catalog/catalog.js';
+import type { CatalogDeps, ToolOutcome } from '../catalog/catalog.js';
+import { execute } from '../catalog/execute.js';
 import { UNTRUSTED_NOTICE } from '../results/fence.js';
 import { type Reach, toolByName } from '../tools/index.js';
 import type { ToolDef } from '../tools/types.js';

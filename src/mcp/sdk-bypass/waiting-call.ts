@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthInfo, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { type CallEnv, callerOf, progressNotification } from '../catalog/call-env.js';
-import { type CompiledTool, executeIn, toCallToolResult } from '../catalog/catalog.js';
+import type { CompiledTool } from '../catalog/catalog.js';
+import { executeIn } from '../catalog/execute.js';
+import { toCallToolResult } from '../catalog/outcome.js';
 import type { ToolDef } from '../tools/types.js';
 import { ClientLeft } from '../waiting/stop-reasons.js';
 import { EVENT_STREAM_HEADERS, isEventStream } from './sdk-exchange.js';

@@ -6,7 +6,7 @@ import { cancelledByClient } from '../waiting/stop-reasons.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, KEYWORD_PLATFORMS, maxPostArg, text, uuidArg } from './common.js';
 import { announce, forceNewArg, nextCall } from './long-work.js';
-import type { LongWork, StartedJob, ToolContext, ToolOutput } from './types.js';
+import type { LongWork, Settled, StartedJob, ToolContext, ToolOutput } from './types.js';
 
 /**
  * An agent run as long work (./long-work.ts): start_agent_run's arguments, the run created, and the
@@ -82,7 +82,7 @@ export function settleRun(
   job: StartedJob,
   args: { detail?: Detail | undefined },
   waitMs: number,
-): Promise<ToolOutput> {
+): Promise<Settled> {
   const id = String(job.id);
   return waitFor(ctx, {
     key: `run:${id}`,
@@ -92,7 +92,9 @@ export function settleRun(
     progress: runProgress,
     maxWaitMs: waitMs,
     announce: announce('run', id, waitMs, job.fresh === true),
-  }).then((outcome) => runAfterWait(ctx, id, outcome, args, waitMs));
+  }).then((outcome) =>
+    runAfterWait(ctx, id, outcome, args, waitMs).then((output) => ({ output, ended: outcome.kind })),
+  );
 }
 
 /** An agent run as long work (./long-work.ts): created, then waited for. */
@@ -124,7 +126,7 @@ async function runAfterWait(
   outcome: WaitOutcome<RunRecord>,
   args: { detail?: Detail | undefined },
   waitMs: number,
-) {
+): Promise<ToolOutput> {
   if (outcome.kind === 'done' || outcome.kind === 'timeout')
     ctx.reuse?.seen('run', runId, outcome.kind === 'done');
   if (outcome.kind === 'done') return runResult(outcome.record, args);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isTerminal } from '../results/runs.js';
 import { runResult, runWork, settleRun, startInput } from './agent-run-work.js';
 import { compact, detailArg, text, uuidArg } from './common.js';
-import { nextCall, startThenSettle, waitArg } from './long-work.js';
+import { nextCall, outputOf, startThenSettle, waitArg } from './long-work.js';
 import { runOutputSchema, uuidRecord } from './outputs.js';
 import { CREATE, DESTROY, defineTool, type LongWork, READ, type ToolDef, UPDATE } from './types.js';
 
@@ -81,7 +81,7 @@ export const getAgentRun = defineTool({
     const record = await ctx.upstream.getRun(ctx.creds, args.run_id, { signal: ctx.signal });
     const waitMs = ctx.options.runMaxWaitMs;
     if (isTerminal(record.status)) return runResult(record, args);
-    if (args.wait) return settleRun(ctx, { id: record.id, initial: record }, args, waitMs);
+    if (args.wait) return settleRun(ctx, { id: record.id, initial: record }, args, waitMs).then(outputOf);
     return runResult(record, args, nextCall('get_agent_run', 'run_id', record.id, waitMs));
   },
 });

@@ -4,7 +4,7 @@ import { expertOutput } from '../results/experts.js';
 import type { Detail } from '../results/output.js';
 import { waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, pageArg, searchIdArg } from './common.js';
-import { announce, forceNewArg, nextCall, startThenSettle, waitArg } from './long-work.js';
+import { announce, forceNewArg, nextCall, outputOf, startThenSettle, waitArg } from './long-work.js';
 import { expertOutputSchema, searchRecord } from './outputs.js';
 import {
   CREATE,
@@ -12,10 +12,10 @@ import {
   type LongWork,
   type ProgressUpdate,
   READ,
+  type Settled,
   type StartedJob,
   type ToolContext,
   type ToolDef,
-  type ToolOutput,
 } from './types.js';
 
 const NOT_FOUND = { what: 'expert search', listTool: 'get_expert_searches' };
@@ -49,7 +49,7 @@ function settleExpertSearch(
   job: StartedJob,
   detail: Detail,
   waitMs: number,
-): Promise<ToolOutput> {
+): Promise<Settled> {
   const id = Number(job.id);
   return waitFor(ctx, {
     key: `expert_search:${id}`,
@@ -63,14 +63,11 @@ function settleExpertSearch(
   }).then((outcome) => {
     if (outcome.kind === 'done' || outcome.kind === 'timeout')
       ctx.reuse?.seen('expert_search', id, outcome.kind === 'done');
-    if (outcome.kind === 'done') return expertOutput(outcome.record, true, detail);
+    const ended = outcome.kind;
+    if (ended === 'done') return { output: expertOutput(outcome.record, true, detail), ended };
     const why = whyUnfinished(outcome, 'search');
-    return expertOutput(
-      outcome.record,
-      false,
-      detail,
-      `${why} ${nextCall('get_expert_search', 'search_id', id, waitMs)}`,
-    );
+    const next = nextCall('get_expert_search', 'search_id', id, waitMs);
+    return { output: expertOutput(outcome.record, false, detail, `${why} ${next}`), ended };
   });
 }
 
@@ -128,7 +125,8 @@ export const getExpertSearch = defineTool({
     const detail = args.detail ?? 'summary';
     const waitMs = ctx.options.searchMaxWaitMs;
     if (expertSearchEnded(record)) return expertOutput(record, true, detail);
-    if (args.wait) return settleExpertSearch(ctx, { id: record.id, initial: record }, detail, waitMs);
+    if (args.wait)
+      return settleExpertSearch(ctx, { id: record.id, initial: record }, detail, waitMs).then(outputOf);
     return expertOutput(record, false, detail, nextCall('get_expert_search', 'search_id', record.id, waitMs));
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobKind, LongWork, Reused, ToolContext, ToolOptions, ToolOutput } from './types.js';
+import type { JobKind, LongWork, Reused, Settled, ToolContext, ToolOptions, ToolOutput } from './types.js';
 
 /**
  * Tools that create long upstream work (searches take minutes, agent runs 3–5), in two phases:
@@ -34,11 +34,15 @@ export function startThenSettle<A extends { force_new?: boolean | undefined }>(
   const started = ctx.reuse
     ? ctx.reuse.start(tool, work, args, ctx)
     : work.start(args, ctx).then((job) => ({ job, reused: null }));
-  return started.then(({ job, reused }) => {
-    const settled = work.settle(job, args, ctx, waitLimit(work, ctx.options));
-    return reused ? settled.then((out) => withReuseNotice(out, tool, work.kind, job.id, reused)) : settled;
-  });
+  return started.then(({ job, reused }) =>
+    work
+      .settle(job, args, ctx, waitLimit(work, ctx.options))
+      .then(({ output }) => (reused ? withReuseNotice(output, tool, work.kind, job.id, reused) : output)),
+  );
 }
+
+/** A settle's result, for a caller that needs no more (a get tool's `wait`). */
+export const outputOf = (settled: Settled): ToolOutput => settled.output;
 
 export function waitLimit(work: { limit: LongWork['limit'] }, options: ToolOptions): number {
   return options[work.limit];

@@ -4,8 +4,8 @@ import { type Detail, TOP_POSTS_DEFAULT } from '../results/output.js';
 import { fromPostsData, type PostSummary } from '../results/posts.js';
 import { searchOutput } from '../results/searches.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
-import { announce, nextCall } from './long-work.js';
-import type { ProgressUpdate, StartedJob, ToolContext, ToolOutput } from './types.js';
+import { announce, nextCall, outputOf } from './long-work.js';
+import type { ProgressUpdate, Settled, StartedJob, ToolContext, ToolOutput } from './types.js';
 
 /** What keyword and user search tools share: settling a search, and shaping it for the model. */
 
@@ -28,7 +28,7 @@ export function settleSearch(
   kind: 'keyword' | 'user',
   job: StartedJob,
   opts: { resultsExpected: boolean; detail: Detail | undefined; waitMs: number },
-): Promise<ToolOutput> {
+): Promise<Settled> {
   const id = Number(job.id);
   const jobKind = JOB_KIND[kind];
   return waitFor(ctx, {
@@ -46,7 +46,9 @@ export function settleSearch(
   }).then((outcome) => {
     if (outcome.kind === 'done' || outcome.kind === 'timeout')
       ctx.reuse?.seen(jobKind, id, outcome.kind === 'done');
-    return searchResult(ctx, kind, searchState(outcome, id, kind, opts.waitMs), { detail: opts.detail });
+    return searchResult(ctx, kind, searchState(outcome, id, kind, opts.waitMs), { detail: opts.detail }).then(
+      (output) => ({ output, ended: outcome.kind }),
+    );
   });
 }
 
@@ -133,7 +135,7 @@ export function getSearch(
     kind,
     { id: record.id, initial: record },
     { resultsExpected: false, detail: args.detail, waitMs },
-  );
+  ).then(outputOf);
 }
 
 /**

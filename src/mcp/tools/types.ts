@@ -82,7 +82,16 @@ export interface LongWork<A = Record<string, unknown>> {
    */
   identity(args: A, today: string): Record<string, unknown>;
   start(args: A, ctx: ToolContext): Promise<StartedJob>;
-  settle(job: StartedJob, args: A, ctx: ToolContext, waitMs: number): Promise<ToolOutput>;
+  settle(job: StartedJob, args: A, ctx: ToolContext, waitMs: number): Promise<Settled>;
+}
+
+/**
+ * What a settle came to: the result as the tool returns it, and how its wait ended (done; the limit or
+ * shutdown; the caller stopped waiting; the job's status could not be read).
+ */
+export interface Settled {
+  output: ToolOutput;
+  ended: 'done' | 'timeout' | 'cancelled' | 'unreadable';
 }
 
 /** The earlier identical submit a call was answered with. */

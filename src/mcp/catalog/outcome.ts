@@ -1,0 +1,70 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Logger } from '../../logger.js';
+import { cleanDeep, fencedBlock, UNTRUSTED_NOTICE } from '../results/fence.js';
+import { dropNulls } from '../results/format.js';
+import { capResult, describeTruncation, type Shaped } from '../results/shape.js';
+import type { ToolDef, ToolOutput } from '../tools/types.js';
+import { type CredentialSource, errorMessage } from './tool-errors.js';
+import type { ToolOutcome } from './types.js';
+
+/**
+ * A tool's output or failure as the model reads it, the same however the call ran (a tool call, a
+ * resource read, a task finishing in the background): the size cap applied, the text composed, a
+ * failure put in words.
+ */
+
+export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
+  if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text }], isError: true };
+  return {
+    content: [{ type: 'text', text: outcome.text }, ...outcome.links],
+    structuredContent: outcome.data,
+  };
+}
+
+/**
+ * The text block: the tool's markdown, what the size cap cut, and (for JSON answers) the JSON, inside
+ * the untrusted-content fence when it holds user-generated content.
+ */
+function composeText(out: ToolOutput, shaped: Shaped, maxBytes: number): string {
+  const parts = [out.text];
+  const truncation = describeTruncation(shaped.truncated, maxBytes);
+  if (truncation) parts.push(truncation);
+  if (out.json) parts.push(out.untrusted ? fencedBlock(shaped.json, UNTRUSTED_NOTICE) : shaped.json);
+  return parts.join('\n\n');
+}
+
+/** A tool's output within the size cap, as an outcome. */
+export function shapedOutcome(out: ToolOutput, maxBytes: number): ToolOutcome & { ok: true } {
+  // User-generated content is cleaned once here, for every reader: the text's JSON, structuredContent,
+  // resource reads and the views all take it from `data` (results/fence.ts says what cleaning does).
+  const data = dropNulls(out.data) as Record<string, unknown>;
+  const shaped = capResult(
+    out.untrusted ? (cleanDeep(data) as Record<string, unknown>) : data,
+    maxBytes,
+    out.rest,
+  );
+  return {
+    ok: true,
+    text: composeText(out, shaped, maxBytes),
+    data: shaped.data,
+    json: shaped.json,
+    links: out.links ?? [],
+    untrusted: out.untrusted === true,
+  };
+}
+
+/** A failure in at most three sentences a model can act on (./tool-errors.ts), as an outcome. */
+export function failedOutcome(
+  error: unknown,
+  def: ToolDef,
+  credentials: CredentialSource,
+  logger: Logger,
+): ToolOutcome & { ok: false } {
+  const kind = (error as { kind?: unknown }).kind;
+  if (typeof kind !== 'string') logger.error({ err: error, tool: def.name }, 'tool failed');
+  return {
+    ok: false,
+    text: errorMessage(error, def, credentials),
+    reason: typeof kind === 'string' ? kind : 'error',
+  };
+}
