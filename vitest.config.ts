@@ -39,6 +39,7 @@ const ONCE = [
   'tests/metrics/readme.test.ts',
   'tests/oauth/ssrf.test.ts',
   'tests/teams/audit-words.test.ts',
+  'tests/housekeeping/batch-size.test.ts',
   'tests/web/cookies.test.ts',
   'tests/web/snippets.test.ts',
   'tests/reliability/crash-safety.test.ts',

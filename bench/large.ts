@@ -11,7 +11,7 @@
  * never the repository) and reused for six hours; each gateway runs on a copy. PostgreSQL runs on a
  * throw-away cluster (tests/helpers/postgres-cluster.ts), generated anew each run. BENCH_GATEWAY_DIR
  * measures another checkout's build (an earlier commit's worktree with `npm run build` done), on a
- * database migrated by that build. The table goes to stdout and bench/results/large-latest.json.
+ * database migrated by that build; BENCH_LARGE_ONLY=purge measures only the housekeeping pass. The table goes to stdout and bench/results/large-latest.json.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -38,6 +38,8 @@ const settings = {
   seconds: Number(env('BENCH_LARGE_SECONDS', '3')),
   dir: env('BENCH_LARGE_DIR', join(tmpdir(), 'sim-bigdb')),
   gatewayDir: resolve(env('BENCH_GATEWAY_DIR', ROOT)),
+  /** BENCH_LARGE_ONLY=purge: only the housekeeping pass. */
+  only: env('BENCH_LARGE_ONLY', ''),
   /** When the purge gateway's first housekeeping pass starts, and how long it may take. */
   purgeAfterSeconds: 12,
   purgeTimeoutSeconds: Number(env('BENCH_LARGE_PURGE_TIMEOUT', '300')),
@@ -116,6 +118,7 @@ async function measureSide(
   const gatewayEnv = (where: Location): Record<string, string> =>
     where.engine === 'postgres' ? { DATABASE_URL: where.url } : {};
   const databasePath = join(work, 'unused.db');
+  if (settings.only === 'purge') return { ...(await purgeSide(side, sandbox, work)) };
   const deep = await deepRow(location);
   const gateway = await startGateway({
     databasePath: location.engine === 'sqlite' ? location.path : databasePath,
@@ -140,6 +143,15 @@ async function measureSide(
   } finally {
     await gateway.proc.stop();
   }
+  Object.assign(figures, await purgeSide(side, sandbox, work));
+  return figures;
+}
+
+/** A fresh copy with a gateway whose first housekeeping pass comes soon, and requests beside it. */
+async function purgeSide(side: EngineSide, sandbox: Sandbox, work: string): Promise<Figures> {
+  const gatewayEnv = (where: Location): Record<string, string> =>
+    where.engine === 'postgres' ? { DATABASE_URL: where.url } : {};
+  const databasePath = join(work, 'unused.db');
   log('housekeeping pass with requests beside it');
   const purgeLocation = await side.copy('purge');
   const purgeGateway = await startGateway({
@@ -151,19 +163,15 @@ async function measureSide(
   });
   try {
     const passDue = performance.now() - purgeGateway.startMs + settings.purgeAfterSeconds * 1000;
-    Object.assign(
-      figures,
-      await purgeFigures(
-        { url: purgeGateway.url, pid: purgeGateway.proc.pid, shape: side.shape },
-        join(work, `gateway-${purgeGateway.port}.log`),
-        passDue,
-        (settings.purgeAfterSeconds + settings.purgeTimeoutSeconds) * 1000,
-      ),
+    return await purgeFigures(
+      { url: purgeGateway.url, pid: purgeGateway.proc.pid, shape: side.shape },
+      join(work, `gateway-${purgeGateway.port}.log`),
+      passDue,
+      (settings.purgeAfterSeconds + settings.purgeTimeoutSeconds) * 1000,
     );
   } finally {
     await purgeGateway.proc.stop();
   }
-  return figures;
 }
 
 async function sqliteSides(work: string): Promise<Record<'small' | 'large', EngineSide>> {

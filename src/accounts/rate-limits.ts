@@ -121,7 +121,7 @@ export class SharedRateLimiter {
  */
 export function purgeRateLimits(db: Store, now = Date.now()): Promise<number> {
   const { rateLimitHits: r } = db.t;
-  return deleteInBatches(async (batch) => {
+  return deleteInBatches(db.engine, async (batch) => {
     const keys = await db.orm.select({ key: r.key }).from(r).where(lt(r.expiresAt, now)).limit(batch);
     if (!keys.length) return 0;
     const gone = await db.orm

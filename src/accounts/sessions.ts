@@ -106,7 +106,7 @@ export const SESSION_COOKIE_MAX_AGE_S = Math.floor(SESSION_ABSOLUTE_MS / 1000);
 
 /** Deletes sessions past their expiry, in small batches (housekeeping). */
 export function purgeExpiredSessions(db: Store, now = Date.now()): Promise<number> {
-  return deleteInBatches((batch) => changed(expiredSessionsBatch(db, now, batch)));
+  return deleteInBatches(db.engine, (batch) => changed(expiredSessionsBatch(db, now, batch)));
 }
 
 /** Deletes a batch of sessions expired before `now` (sessions_expires_idx). */

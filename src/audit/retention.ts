@@ -10,7 +10,7 @@ export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
 /** Deletes audit rows older than `retentionDays`, in small batches (housekeeping). */
 export function purgeAuditEvents(db: Store, retentionDays: number, now = Date.now()): Promise<number> {
   const cutoff = now - retentionDays * DAY_MS;
-  return deleteInBatches((batch) => changed(oldAuditBatch(db, cutoff, batch)));
+  return deleteInBatches(db.engine, (batch) => changed(oldAuditBatch(db, cutoff, batch)));
 }
 
 /** Deletes a batch of audit rows older than `cutoff`, the oldest first (audit_at_idx). */

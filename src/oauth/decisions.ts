@@ -67,7 +67,7 @@ export function decideOnce(
 
 /** Deletes decisions whose consent form has expired (purge.ts); returns how many. */
 export function purgeDecisions(db: Store, now: number): Promise<number> {
-  return deleteInBatches((batch) => changed(expiredDecisionsBatch(db, now, batch)));
+  return deleteInBatches(db.engine, (batch) => changed(expiredDecisionsBatch(db, now, batch)));
 }
 
 /** Deletes a batch of decisions expired before `now` (decisions_expires_idx). */

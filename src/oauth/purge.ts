@@ -23,7 +23,7 @@ export interface OAuthPurgeCounts {
  */
 export async function purgeExpiredOAuth(db: Store, now = Date.now()): Promise<OAuthPurgeCounts> {
   const cutoff = now - KEEP_EXPIRED_MS;
-  const codes = await deleteInBatches((batch) => changed(expiredCodesBatch(db, cutoff, batch)));
+  const codes = await deleteInBatches(db.engine, (batch) => changed(expiredCodesBatch(db, cutoff, batch)));
   const { tokens, grants } = await purgeTokensAndGrants(db, cutoff);
   const clients = await purgeIdleClients(db, now);
   const decisions = await purgeDecisions(db, now);
@@ -65,7 +65,7 @@ async function purgeTokensAndGrants(db: Store, cutoff: number): Promise<{ tokens
   let tokens = 0;
   let grants = 0;
   for (const which of ['expired', 'revoked'] as const) {
-    const size = new BatchSize();
+    const size = new BatchSize(db.engine);
     for (;;) {
       const asked = size.current;
       const batch = await size.run((n) =>
