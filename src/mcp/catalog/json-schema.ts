@@ -9,7 +9,8 @@
  * as regular expressions of up to 300 characters, repeated in every tool that takes one, while the
  * format name says the same to a model and to a validator (2020-12 Validation §7.3). The server still
  * checks the full rule (the handler validates with the zod schema) and answers with a clear message.
- * So does it for `minLength: 1` / `minItems: 1`, which are not listed either.
+ * So does it for `minLength: 1` / `minItems: 1` and an integer's `minimum` of 0 or 1, which are not
+ * listed either.
  */
 export function compactJsonSchema(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = schema;
@@ -31,8 +32,11 @@ function withoutRedundant(value: unknown, namesHere = false): unknown {
     // zod's `.int()` bounds every integer by Number.MAX_SAFE_INTEGER: true of any JSON integer we take.
     if (!namesHere && key === 'maximum' && child === Number.MAX_SAFE_INTEGER) continue;
     if (!namesHere && key === 'minimum' && child === Number.MIN_SAFE_INTEGER) continue;
-    // "At least one" is what a model sends anyway; the server still refuses an empty value.
+    // "At least one" is what a model sends anyway; the server still refuses an empty value. So is a
+    // whole number from 0 or 1 (an offset, a page, a limit): the server refuses one below and says why.
     if (!namesHere && (key === 'minLength' || key === 'minItems') && child === 1) continue;
+    if (!namesHere && key === 'minimum' && (child === 0 || child === 1) && record.type === 'integer')
+      continue;
     // Object keys are strings in JSON: zod's records say so with `propertyNames: {type: "string"}`.
     if (!namesHere && key === 'propertyNames' && isStringType(child)) continue;
     out[key] = withoutRedundant(child, !namesHere && NAME_MAPS.has(key));

@@ -18,10 +18,16 @@ function expertLine(e: Record<string, unknown>, position: number): string {
   ].filter(Boolean);
   const keywords = list(e.expertise_keywords);
   const why = e.summary ? ` ${clip(e.summary, 200)}` : '';
-  return `${position}. ${clip(e.expert_name ?? e.expert_username ?? '?', 80)} — ${parts.join(' · ')}${keywords ? ` — ${keywords}.` : ''}${why}`;
+  // The handle is what submit_user_search takes to look at the expert's own posts.
+  const handle =
+    typeof e.expert_username === 'string' && e.expert_username ? ` (@${clip(e.expert_username, 60)})` : '';
+  return `${position}. ${clip(e.expert_name ?? e.expert_username ?? '?', 80)}${handle} — ${parts.join(' · ')}${keywords ? ` — ${keywords}.` : ''}${why}`;
 }
 
-/** An expert search for the model: who was found, with contacts, inside the fence (issue 16). */
+/**
+ * An expert search for the model: who was found, with contacts and the handle to follow up with,
+ * inside the fence.
+ */
 export function expertOutput(
   record: ExpertSearchDetails,
   completed: boolean,
@@ -53,6 +59,8 @@ export function expertOutput(
     NOTICE,
   );
   if (fence) lines.push(fence);
+  if (experts.some((e) => typeof e.expert_username === 'string' && e.expert_username))
+    lines.push("An expert's own posts: submit_user_search with their handle (without @) and a platform.");
   if (nextStep) lines.push(nextStep);
   return { data, text: lines.join('\n'), untrusted: true, links };
 }

@@ -28,6 +28,22 @@ export function percentOf(value: unknown, fallback = 0): number {
   return Number.isFinite(n) ? Math.max(0, Math.min(100, n)) : fallback;
 }
 
+/** An ISO timestamp as `2026-11-27 07:19` (UTC as upstream writes it); anything else as it is. */
+export function minute(value: unknown): string {
+  const text = typeof value === 'string' ? value : '';
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})/.exec(text);
+  return m ? `${m[1]} ${m[2]}` : text || '—';
+}
+
+/**
+ * A markdown table (GFM): a cell's pipes escaped and its whitespace collapsed, so a value can neither
+ * add a column nor end its row; an empty cell shows `—`.
+ */
+export function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const cell = (v: string) => (v === '' ? '—' : v.replace(/\s+/g, ' ').replace(/\|/g, '\\|'));
+  return [head, head.map(() => '---'), ...rows].map((r) => `| ${r.map(cell).join(' | ')} |`).join('\n');
+}
+
 /** A percentage from a fraction (0.13 → "13%"). */
 export function pct(fraction: unknown): string {
   const n = Number(fraction);

@@ -171,7 +171,8 @@ export function postLine(post: PostSummary, position: number, known: LineContext
   if (post.date) parts.push(day(post.date));
   if (post.interactions !== undefined) parts.push(`${num(post.interactions)} interactions`);
   if (post.views !== undefined) parts.push(`${num(post.views)} views`);
-  if (post.followers !== undefined) parts.push(`${num(post.followers)} followers`);
+  // A line about a known account (a user search's own) leaves its followers to the profile above.
+  if (post.followers !== undefined && !known.author) parts.push(`${num(post.followers)} followers`);
   const mood = [post.sentiment, post.emotion].filter(Boolean).join(', ');
   if (mood) parts.push(clip(mood, 40));
   if (post.url) parts.push(clip(post.url, 200));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setupResult, usageResult } from '../results/account.js';
 import { defineTool, READ, type ToolDef, UPDATE } from './types.js';
 
 const setupOutput = z.looseObject({
@@ -24,11 +25,7 @@ export const getIntegrationSetup = defineTool({
   annotations: READ,
   async run(_args, ctx) {
     const setup = await ctx.upstream.getSetup(ctx.creds, { signal: ctx.signal });
-    return {
-      data: setup,
-      text: setup.return_url ? `Webhook URL: ${String(setup.return_url)}.` : 'No webhook URL is set.',
-      json: true,
-    };
+    return setupResult(setup, false);
   },
 });
 
@@ -49,17 +46,9 @@ export const updateIntegrationSetup = defineTool({
   team: { teamWebhook: true },
   async run(args, ctx) {
     const setup = await ctx.upstream.updateSetup(ctx.creds, args.return_url, { signal: ctx.signal });
-    return {
-      data: setup,
-      text: `Webhook URL set to ${String(setup.return_url ?? args.return_url)}.`,
-      json: true,
-    };
+    return setupResult({ return_url: args.return_url, ...setup }, true);
   },
 });
-
-function usageSummary(usage: Record<string, unknown>, period: string): string {
-  return `Usage ${period}: ${String(usage.searches_count ?? 0)} searches, ${String(usage.total_iq_searches_count ?? 0)} IQ searches.`;
-}
 
 export const usage = defineTool({
   name: 'usage',
@@ -73,7 +62,7 @@ export const usage = defineTool({
   annotations: READ,
   async run(_args, ctx) {
     const record = await ctx.upstream.getUsage(ctx.creds, undefined, { signal: ctx.signal });
-    return { data: record, text: usageSummary(record, 'over the last 12 months'), json: true };
+    return usageResult(record, 'over the last 12 months', ctx.creds.userId);
   },
 });
 
@@ -94,7 +83,7 @@ export const getUsageByMonth = defineTool({
   annotations: READ,
   async run(args, ctx) {
     const record = await ctx.upstream.getUsage(ctx.creds, args.month, { signal: ctx.signal });
-    return { data: record, text: usageSummary(record, `in ${args.month}`), json: true };
+    return usageResult(record, `in ${args.month}`, ctx.creds.userId);
   },
 });
 

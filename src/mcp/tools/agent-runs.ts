@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { runListOutput } from '../results/lists.js';
 import { isTerminal } from '../results/runs.js';
 import { runResult, runWork, settleRun, startInput } from './agent-run-work.js';
 import { compact, detailArg, text, uuidArg } from './common.js';
@@ -56,11 +57,7 @@ export const listAgentRuns = defineTool({
   team: { list: 'run', userArg: 'user_id' },
   async run(args, ctx) {
     const list = await ctx.upstream.listRuns(ctx.creds, compact(args), { signal: ctx.signal });
-    return {
-      data: list,
-      text: `${list.runs.length} of ${String(list.total ?? list.runs.length)} agent run(s).`,
-      json: true,
-    };
+    return runListOutput(list, list.runs, ctx.creds.userId);
   },
 });
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { ExpertSearchDetails } from '../../upstream/schemas.js';
 import { expertOutput } from '../results/experts.js';
+import { searchListOutput } from '../results/lists.js';
 import type { Detail } from '../results/output.js';
 import { waitFor, whyUnfinished } from '../waiting/wait.js';
-import { compact, detailArg, pageArg, searchIdArg } from './common.js';
+import { compact, detailArg, pageArg, searchIdArg, showArg } from './common.js';
 import { announce, forceNewArg, nextCall, outputOf, startThenSettle, waitArg } from './long-work.js';
 import { expertOutputSchema, searchRecord } from './outputs.js';
 import {
@@ -138,7 +139,7 @@ export const getExpertSearches = defineTool({
   description: 'Lists expert searches of this account (id, query, status, dates). Free.',
   scope: 'searches:read',
   toolset: 'experts',
-  input: z.strictObject({ page: pageArg.optional(), show: z.enum(EXPERT_STATUSES).optional() }),
+  input: z.strictObject({ page: pageArg.optional(), show: showArg(EXPERT_STATUSES).optional() }),
   output: z.looseObject({ searches: z.array(searchRecord) }),
   annotations: READ,
   forbiddenMeansProducer: true,
@@ -146,7 +147,12 @@ export const getExpertSearches = defineTool({
   async run(args, ctx) {
     const list = await ctx.upstream.listExpertSearches(ctx.creds, compact(args), { signal: ctx.signal });
     const items = Array.isArray(list.searches) ? list.searches : [];
-    return { data: { ...list, searches: items }, text: `${items.length} expert search(es).`, json: true };
+    return searchListOutput(
+      'expert',
+      { ...list, searches: items },
+      items,
+      Number(list.page ?? args.page ?? 1),
+    );
   },
 });
 

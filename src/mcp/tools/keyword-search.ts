@@ -4,8 +4,10 @@ import {
   TOPIC_TREE_PLATFORMS,
   upstreamPostsFilter,
 } from '../../upstream/platforms.js';
+import { searchListOutput } from '../results/lists.js';
 import { POSTS_LIMIT_DEFAULT } from '../results/output.js';
 import { postsPageOutput } from '../results/posts-page.js';
+import { topicTreeOutput } from '../results/topic-trees.js';
 import {
   compact,
   dateArg,
@@ -16,6 +18,7 @@ import {
   pageArg,
   SEARCH_STATUSES,
   searchIdArg,
+  showArg,
   truncationOutput,
 } from './common.js';
 import { daysBefore, forceNewArg, startThenSettle, waitArg } from './long-work.js';
@@ -121,7 +124,7 @@ export const getKeywordSearches = defineTool({
   description: 'Lists keyword searches of this account (id, query, status, dates). Free.',
   scope: 'searches:read',
   toolset: 'searches',
-  input: z.strictObject({ page: pageArg.optional(), show: z.enum(SEARCH_STATUSES).optional() }),
+  input: z.strictObject({ page: pageArg.optional(), show: showArg(SEARCH_STATUSES).optional() }),
   output: z.looseObject({
     keyword_searches: z.array(searchRecord),
     page: z.number().optional(),
@@ -132,11 +135,12 @@ export const getKeywordSearches = defineTool({
   async run(args, ctx) {
     const list = await ctx.upstream.listKeywordSearches(ctx.creds, compact(args), { signal: ctx.signal });
     const items = Array.isArray(list.keyword_searches) ? list.keyword_searches : [];
-    return {
-      data: { ...list, keyword_searches: items },
-      text: `${items.length} keyword search(es) on page ${String(list.page ?? args.page ?? 1)}.`,
-      json: true,
-    };
+    return searchListOutput(
+      'keyword',
+      { ...list, keyword_searches: items },
+      items,
+      Number(list.page ?? args.page ?? 1),
+    );
   },
 });
 
@@ -164,13 +168,7 @@ export const getKeywordSearchTopicTree = defineTool({
       signal: ctx.signal,
     });
     // Only `data`: the top-level copy of the first tree is deprecated upstream.
-    const data = Array.isArray(tree.data) ? tree.data : [];
-    return {
-      data: { search_id: args.search_id, data },
-      text: `${data.length} topic tree(s) for keyword search ${args.search_id}.`,
-      json: true,
-      untrusted: true,
-    };
+    return topicTreeOutput(args.search_id, Array.isArray(tree.data) ? tree.data : []);
   },
 });
 

@@ -106,6 +106,7 @@ export const expertOutputSchema = z.looseObject({
     .array(
       z.looseObject({
         expert_name: z.string().optional(),
+        expert_username: z.string().optional().describe('The handle submit_user_search takes.'),
         professional_title: z.string().optional(),
         email: z.string().optional(),
       }),

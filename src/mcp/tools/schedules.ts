@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scheduleListResult, scheduleResult, scheduleRunsResult } from '../results/schedules.js';
 import { creditsArg, modeArg, platformsArg, timeWindowArg } from './agent-run-work.js';
 import { listInput } from './agent-runs.js';
 import { compact, dateTimeArg, maxPostArg, text, uuidArg } from './common.js';
@@ -51,11 +52,6 @@ const scheduleOutput = z.looseObject({
   next_run_at: z.string().optional().describe('Absent when paused or finished.'),
 });
 
-function scheduleSummary(s: Record<string, unknown>, verb: string): string {
-  const next = s.next_run_at ? ` Next run: ${String(s.next_run_at)}.` : '';
-  return `Schedule ${String(s.id)} ${verb}.${s.paused ? ' It is paused.' : ''}${next}`;
-}
-
 export const createAgentSchedule = defineTool({
   name: 'create_agent_schedule',
   title: 'Schedule recurring agent runs',
@@ -78,7 +74,7 @@ export const createAgentSchedule = defineTool({
   team: { create: 'schedule' },
   async run(args, ctx) {
     const schedule = await ctx.upstream.createSchedule(ctx.creds, compact(args), { signal: ctx.signal });
-    return { data: schedule, text: scheduleSummary(schedule, 'created'), json: true };
+    return scheduleResult(schedule, 'created');
   },
 });
 
@@ -95,11 +91,7 @@ export const listAgentSchedules = defineTool({
   team: { list: 'schedule' },
   async run(args, ctx) {
     const list = await ctx.upstream.listSchedules(ctx.creds, compact(args), { signal: ctx.signal });
-    return {
-      data: list,
-      text: `${list.schedules.length} of ${String(list.total ?? list.schedules.length)} schedule(s).`,
-      json: true,
-    };
+    return scheduleListResult(list, list.schedules);
   },
 });
 
@@ -117,7 +109,7 @@ export const getAgentSchedule = defineTool({
   team: { read: 'schedule', idArg: 'schedule_id' },
   async run(args, ctx) {
     const schedule = await ctx.upstream.getSchedule(ctx.creds, args.schedule_id, { signal: ctx.signal });
-    return { data: schedule, text: scheduleSummary(schedule, 'found'), json: true };
+    return scheduleResult(schedule, 'found');
   },
 });
 
@@ -154,7 +146,7 @@ export const updateAgentSchedule = defineTool({
     const schedule = await ctx.upstream.updateSchedule(ctx.creds, schedule_id, compact(body), {
       signal: ctx.signal,
     });
-    return { data: schedule, text: scheduleSummary(schedule, 'updated'), json: true };
+    return scheduleResult(schedule, 'updated');
   },
 });
 
@@ -172,7 +164,7 @@ export const pauseAgentSchedule = defineTool({
   team: { change: 'schedule', idArg: 'schedule_id' },
   async run(args, ctx) {
     const schedule = await ctx.upstream.pauseSchedule(ctx.creds, args.schedule_id, { signal: ctx.signal });
-    return { data: schedule, text: scheduleSummary(schedule, 'paused'), json: true };
+    return scheduleResult(schedule, 'paused');
   },
 });
 
@@ -190,7 +182,7 @@ export const resumeAgentSchedule = defineTool({
   team: { change: 'schedule', idArg: 'schedule_id' },
   async run(args, ctx) {
     const schedule = await ctx.upstream.resumeSchedule(ctx.creds, args.schedule_id, { signal: ctx.signal });
-    return { data: schedule, text: scheduleSummary(schedule, 'resumed'), json: true };
+    return scheduleResult(schedule, 'resumed');
   },
 });
 
@@ -233,11 +225,7 @@ export const listAgentScheduleRuns = defineTool({
     const list = await ctx.upstream.listScheduleRuns(ctx.creds, schedule_id, compact(query), {
       signal: ctx.signal,
     });
-    return {
-      data: list,
-      text: `${list.runs.length} of ${String(list.total ?? list.runs.length)} run(s) of schedule ${schedule_id}.`,
-      json: true,
-    };
+    return scheduleRunsResult(schedule_id, list, list.runs);
   },
 });
 

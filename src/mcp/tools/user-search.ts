@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchListOutput } from '../results/lists.js';
 import { POSTS_LIMIT_DEFAULT } from '../results/output.js';
 import { postsPageOutput } from '../results/posts-page.js';
 import {
@@ -9,6 +10,7 @@ import {
   pageArg,
   SEARCH_STATUSES,
   searchIdArg,
+  showArg,
   USER_PLATFORMS,
   userPostsInput,
 } from './common.js';
@@ -101,7 +103,7 @@ export const getUserSearches = defineTool({
   description: 'Lists user searches of this account (id, handle, status, dates). Free.',
   scope: 'searches:read',
   toolset: 'searches',
-  input: z.strictObject({ page: pageArg.optional(), show: z.enum(SEARCH_STATUSES).optional() }),
+  input: z.strictObject({ page: pageArg.optional(), show: showArg(SEARCH_STATUSES).optional() }),
   output: z.looseObject({
     user_searches: z.array(searchRecord),
     page: z.number().optional(),
@@ -112,11 +114,12 @@ export const getUserSearches = defineTool({
   async run(args, ctx) {
     const list = await ctx.upstream.listUserSearches(ctx.creds, compact(args), { signal: ctx.signal });
     const items = Array.isArray(list.user_searches) ? list.user_searches : [];
-    return {
-      data: { ...list, user_searches: items },
-      text: `${items.length} user search(es) on page ${String(list.page ?? args.page ?? 1)}.`,
-      json: true,
-    };
+    return searchListOutput(
+      'user',
+      { ...list, user_searches: items },
+      items,
+      Number(list.page ?? args.page ?? 1),
+    );
   },
 });
 
