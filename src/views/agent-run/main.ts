@@ -164,10 +164,18 @@ function show(result: ToolResult): void {
     );
   }
   const usage = isRecord(run.usage) ? run.usage : null;
-  if (usage && typeof usage.credits_used === 'number')
+  // usage.available_credits is the run's budget, not the account's balance.
+  if (usage && typeof usage.credits_used === 'number') {
+    const budget =
+      typeof usage.available_credits === 'number' ? ` of its ${usage.available_credits}-credit budget` : '';
     nodes.push(
-      el('p', { class: 'note' }, `${usage.credits_used} credit${usage.credits_used === 1 ? '' : 's'} used.`),
+      el(
+        'p',
+        { class: 'note' },
+        `${usage.credits_used} credit${usage.credits_used === 1 ? '' : 's'} spent${budget}.`,
+      ),
     );
+  }
   view.replaceChildren(...nodes);
 }
 

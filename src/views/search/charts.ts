@@ -1,5 +1,5 @@
 import 'chartist/dist/index.css';
-import { BarChart, LineChart } from 'chartist';
+import { BarChart } from 'chartist';
 import { el } from '../shared/dom.js';
 
 /**
@@ -72,42 +72,64 @@ export function platformBars(caption: string, platforms: string[], series: Serie
   return node;
 }
 
-/** Posts per day as a line with a point per day; breakout days get the `breakout` point class. */
+/** Room kept right of the last day for its label (`MM-DD` at the axis font is about 32 px wide). */
+const LAST_LABEL_ROOM = 36;
+
+/**
+ * Which days get an axis label: every `step`-th from the first, and always the last, the one before it
+ * dropped when the two would touch.
+ */
+export function labelledDays(count: number, step: number): Set<number> {
+  const shown = new Set<number>();
+  const last = count - 1;
+  for (let i = 0; i <= last; i += step) if (last - i >= step || i === last) shown.add(i);
+  if (last >= 0) shown.add(last);
+  return shown;
+}
+
+/**
+ * Posts per day: one bar per day (they are whole numbers, so no curve is drawn between them); breakout
+ * days get the `breakout` class. Every day from the first to the last has a bar, empty days a zero one.
+ */
 export function timeline(days: string[], perDay: number[], breakoutDays: Set<string>): HTMLElement {
   const busiest = days.reduce((best, _day, i) => ((perDay[i] ?? 0) > (perDay[best] ?? 0) ? i : best), 0);
   const summary = `${days.length} days from ${days[0]} to ${days[days.length - 1]}, most on ${days[busiest]} (${perDay[busiest]})`;
   const { node, chart } = figure('Posts per day', summary, null);
   node.dataset.days = String(days.length);
   queueMicrotask(() => {
-    const step = Math.max(1, Math.ceil(days.length / Math.max(2, Math.floor(chart.clientWidth / 56))));
-    const line = new LineChart(
+    const width = Math.max(1, chart.clientWidth - LAST_LABEL_ROOM - 34);
+    const step = Math.max(1, Math.ceil(days.length / Math.max(2, Math.floor(width / 48))));
+    const labelled = labelledDays(days.length, step);
+    const bars = new BarChart(
       chart,
-      { labels: days, series: [{ name: 'posts', className: 'ct-series-posts', data: perDay }] },
+      { labels: days, series: [{ name: 'posts', className: 'ct-series-count', data: perDay }] },
       {
         low: 0,
-        showArea: true,
-        fullWidth: true,
         height: '190px',
         axisY: { onlyInteger: true, offset: 34 },
         axisX: {
           showGrid: false,
           labelInterpolationFnc: (value: unknown, index: number) =>
-            index % step === 0 ? String(value).slice(5) : null,
+            labelled.has(index) ? String(value).slice(5) : null,
         },
-        chartPadding: { top: 10, right: 30, bottom: 0, left: 0 },
+        chartPadding: { top: 10, right: LAST_LABEL_ROOM, bottom: 0, left: 0 },
       },
     );
-    line.on(
+    bars.on(
       'draw',
       (ctx: {
         type: string;
         index: number;
-        element: { addClass(c: string): void; attr(a: Record<string, string>): void };
+        axisX?: { stepLength?: number };
+        element: { addClass(c: string): void; attr(a: Record<string, string>): void; getNode(): Element };
       }) => {
-        if (ctx.type !== 'point') return;
+        if (ctx.type !== 'bar') return;
         const day = days[ctx.index] ?? '';
         ctx.element.attr({ 'data-day': day });
         if (breakoutDays.has(day)) ctx.element.addClass('breakout');
+        // A bar as wide as most of its day's band (through the CSSOM, which the view's CSP allows).
+        const band = ctx.axisX?.stepLength ?? width / Math.max(1, days.length);
+        (ctx.element.getNode() as SVGElement).style.strokeWidth = `${Math.max(2, Math.floor(band * 0.7))}px`;
       },
     );
   });

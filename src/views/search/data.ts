@@ -9,10 +9,20 @@ export interface Post {
   author?: string;
   date?: string;
   interactions?: number;
+  /** A YouTube video's views, apart from its interactions (likes + comments). */
+  views?: number;
   url?: string;
   text?: string;
   sentiment?: string;
   emotion?: string;
+}
+
+export interface Voice {
+  author: string;
+  platform: string;
+  posts: number;
+  interactions?: number;
+  followers?: number;
 }
 
 export interface Breakout {
@@ -36,6 +46,8 @@ export interface SearchModel {
   platformSentiment: Record<string, string>;
   breakouts: Breakout[];
   topPosts: Post[];
+  /** The accounts whose posts drew most interactions (keyword searches). */
+  topVoices: Voice[];
   /** Preview posts of a search still running. */
   preview: boolean;
   /** Profile lines of a user search. */
@@ -51,6 +63,9 @@ const numOf = (v: unknown): number | undefined => {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 };
 
+const sumOf = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined ? undefined : a + b;
+
 /** A post from a summary result or posts page ({platform, author, date, …}). */
 export function toPost(value: unknown, platform?: string): Post | null {
   if (!isRecord(value)) return null;
@@ -60,7 +75,12 @@ export function toPost(value: unknown, platform?: string): Post | null {
     platform: str(value.platform) ?? platform ?? 'unknown',
     author: str(compact ? value.n : value.author),
     date: str(compact ? value.t : value.date),
-    interactions: numOf(compact ? value.i : value.interactions),
+    // A YouTube video's `i` is its views: its interactions are its likes and comments, as in summaries.
+    interactions:
+      compact && platform === 'youtube'
+        ? sumOf(numOf(value.like), numOf(value.comment))
+        : numOf(compact ? value.i : value.interactions),
+    views: compact && platform === 'youtube' ? numOf(value.i) : numOf(value.views),
     url: str(compact ? value.l : value.url),
     text: str(compact ? value.d : value.text),
     sentiment: str(value.sentiment),
@@ -123,6 +143,7 @@ export function readSearch(content: unknown, toolName?: string): SearchModel | n
     platformSentiment: {},
     breakouts: [],
     topPosts: [],
+    topVoices: [],
     preview: false,
     profile: [],
     platform: str(content.platform),
@@ -156,6 +177,23 @@ export function readSearch(content: unknown, toolName?: string): SearchModel | n
     }
   }
   if (Array.isArray(content.top_posts)) model.topPosts = posts(content.top_posts, model.platform);
+  if (Array.isArray(content.top_voices))
+    model.topVoices = content.top_voices.filter(isRecord).flatMap((v) => {
+      const author = str(v.author);
+      const platform = str(v.platform);
+      const count = numOf(v.posts);
+      return author && platform && count !== undefined
+        ? [
+            {
+              author,
+              platform,
+              posts: count,
+              interactions: numOf(v.interactions),
+              followers: numOf(v.followers),
+            },
+          ]
+        : [];
+    });
   else if (Array.isArray(content.preview_posts)) {
     model.topPosts = posts(content.preview_posts, model.platform);
     model.preview = true;
@@ -175,7 +213,30 @@ export interface Aggregates {
 }
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative', 'irrelevant'] as const;
-const MAX_EMOTIONS = 6;
+
+/**
+ * The emotions the charts draw, each with one colour in every search: upstream's spellings of one
+ * emotion counted together (happy and happiness), any other emotion as `other`.
+ */
+const EMOTION_OF: Record<string, string> = {
+  happy: 'happy',
+  happiness: 'happy',
+  joy: 'happy',
+  surprise: 'surprise',
+  neutral: 'neutral',
+  sad: 'sad',
+  sadness: 'sad',
+  fear: 'fear',
+  angry: 'angry',
+  anger: 'angry',
+  irrelevant: 'irrelevant',
+};
+const EMOTION_ORDER = ['happy', 'surprise', 'neutral', 'sad', 'fear', 'angry', 'other', 'irrelevant'];
+
+/** The colour class of an emotion: neutral and irrelevant mean what the sentiments of that name do. */
+export function emotionClass(emotion: string): string {
+  return emotion === 'neutral' || emotion === 'irrelevant' ? emotion : `emotion-${emotion}`;
+}
 
 function allDays(from: string, to: string): string[] {
   const days: string[] = [];
@@ -200,16 +261,13 @@ export function aggregate(all: Post[], order: string[], breakoutDays: string[]):
     s[sKey] = (s[sKey] ?? 0) + 1;
     const e = emotion[post.platform] ?? {};
     emotion[post.platform] = e;
-    const eKey = (post.emotion ?? 'unknown').toLowerCase();
+    const eKey = EMOTION_OF[(post.emotion ?? '').toLowerCase()] ?? 'other';
     e[eKey] = (e[eKey] ?? 0) + 1;
     emotionTotals.set(eKey, (emotionTotals.get(eKey) ?? 0) + 1);
     const day = dayOf(post.date);
     if (day) perDayMap.set(day, (perDayMap.get(day) ?? 0) + 1);
   }
-  const emotions = [...emotionTotals.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, MAX_EMOTIONS)
-    .map(([name]) => name);
+  const emotions = EMOTION_ORDER.filter((e) => emotionTotals.has(e));
   const known = [...perDayMap.keys(), ...breakoutDays].sort();
   const from = known[0];
   const to = known[known.length - 1];

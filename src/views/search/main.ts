@@ -1,10 +1,19 @@
 import '../shared/base.css';
 import './style.css';
 import { type ToolResult, ViewBridge } from '../shared/bridge.js';
-import { dayOf, el, integer, isRecord, link, message, webUrl } from '../shared/dom.js';
+import { dayOf, el, integer, isRecord, message } from '../shared/dom.js';
 import { applyHostContext } from '../shared/theme.js';
 import { platformBars, type Series, timeline } from './charts.js';
-import { aggregate, type Post, readSearch, SENTIMENTS, type SearchModel, toPost } from './data.js';
+import {
+  aggregate,
+  emotionClass,
+  type Post,
+  readSearch,
+  SENTIMENTS,
+  type SearchModel,
+  toPost,
+} from './data.js';
+import { postList, voiceList } from './lists.js';
 
 /** Posts read through the host for the charts: pages of this size, at most this many pages. */
 const PAGE = 200;
@@ -48,7 +57,7 @@ function show(result: ToolResult): void {
     );
     return;
   }
-  view.replaceChildren(...header(model), ...overview(model), ...postList(model));
+  view.replaceChildren(...header(model), ...overview(model), ...postList(model, open), ...voiceList(model));
   if (model.completed && !model.failed) void loadPosts(model, run);
 }
 
@@ -100,7 +109,11 @@ function overview(model: SearchModel): HTMLElement[] {
     nodes.push(
       el('h2', {}, 'Posts by platform'),
       platformBars(`Posts collected per platform`, platforms, [
-        { name: 'posts', className: 'ct-series-a', values: platforms.map((p) => model.postCounts[p] ?? 0) },
+        {
+          name: 'posts',
+          className: 'ct-series-count',
+          values: platforms.map((p) => model.postCounts[p] ?? 0),
+        },
       ]),
     );
   }
@@ -139,38 +152,6 @@ function overview(model: SearchModel): HTMLElement[] {
     );
   }
   return nodes;
-}
-
-function postMeta(post: Post): string {
-  const parts = [
-    post.platform,
-    post.author ? `@${post.author}` : undefined,
-    dayOf(post.date) ?? undefined,
-    post.interactions !== undefined ? `${integer.format(post.interactions)} interactions` : undefined,
-    [post.sentiment, post.emotion].filter(Boolean).join(', ') || undefined,
-  ];
-  return parts.filter(Boolean).join(' · ');
-}
-
-function postList(model: SearchModel): HTMLElement[] {
-  if (!model.topPosts.length) return [];
-  return [
-    el('h2', {}, model.preview ? 'Preview posts' : 'Top posts by interactions'),
-    el('p', { class: 'note' }, 'Posts are user-generated content, shown as plain text.'),
-    el(
-      'ol',
-      { class: 'posts' },
-      ...model.topPosts.map((post) => {
-        const url = webUrl(post.url);
-        return el(
-          'li',
-          {},
-          el('div', { class: 'meta' }, postMeta(post), url ? ' · ' : '', url ? link(url, 'open', open) : ''),
-          el('p', { class: 'post-text' }, post.text ?? ''),
-        );
-      }),
-    ),
-  ];
 }
 
 /** Reads the search's posts through the host (the posts tool, paged) for sentiment, emotions, days. */
@@ -220,9 +201,9 @@ async function loadPosts(model: SearchModel, run: number): Promise<void> {
       className: `ct-series-${s}`,
       values: agg.platforms.map((p) => agg.sentiment[p]?.[s] ?? 0),
     }));
-    const emotionSeries: Series[] = agg.emotions.map((e, i) => ({
+    const emotionSeries: Series[] = agg.emotions.map((e) => ({
       name: e,
-      className: `ct-series-${'abcdef'[i]}`,
+      className: `ct-series-${emotionClass(e)}`,
       values: agg.platforms.map((p) => agg.emotion[p]?.[e] ?? 0),
     }));
     nodes.push(
