@@ -195,6 +195,37 @@ describe('a keyword search, summary first', () => {
   });
 });
 
+describe('top voices name followers where upstream gives them', () => {
+  it('twitter voices carry their followers from posts_data, read once per search', async () => {
+    const args = { query: 'tram lines', platforms: ['twitter', 'reddit'] };
+    const r = await call('submit_keyword_search', args);
+    const id = r.structuredContent.search_id;
+    const twitter = (await upstream(`/api/iq/keyword_search/${id}/posts_data?platform=twitter`))
+      .posts as Json[];
+    const voices = r.structuredContent.top_voices as Json[];
+    expect(voices.some((v) => v.platform === 'twitter')).toBe(true);
+    for (const v of voices) {
+      const theirs = twitter.filter((p) => p.username === v.author).map((p) => p.followers_count);
+      if (v.platform === 'twitter') expect(v.followers).toBe(Math.max(...theirs));
+      else expect(v.followers).toBeUndefined();
+      const line = textOf(r)
+        .split('\n')
+        .find((l) => l.startsWith(`- @${v.author} (${v.platform})`));
+      if (v.followers !== undefined)
+        expect(line).toContain(`${v.followers.toLocaleString('en-US')} followers`);
+    }
+    const reads = async () =>
+      ((await h.control('GET', `/credentials/${upstreamToken}/requests`)).requests as Json[]).filter((q) =>
+        String(q.path).includes(`/keyword_search/${id}/posts_data`),
+      ).length;
+    // The submit's summary read the twitter posts once, the test once; later summaries read none.
+    expect(await reads()).toBe(2);
+    await call('get_keyword_search', { search_id: id });
+    await call('get_keyword_search', { search_id: id });
+    expect(await reads()).toBe(2);
+  });
+});
+
 describe('a user search, summary first', () => {
   it('shows the profile and the top posts, read from posts_data, without repeating the account', async () => {
     const r = await call('submit_user_search', { query: 'examplenews', platform: 'twitter' });

@@ -74,8 +74,15 @@ function build(s: Search) {
     tweet_preview: dataset.preview,
     results: dataset.results ? { ...dataset.results, created_at: 'Mon, 09 Nov 2026 10:00:00 GMT' } : null,
   };
-  // What the tool reads besides the record: posts_data, when the record carries no posts (LinkedIn).
+  // What the tool reads besides the record: posts_data, when the record carries no posts (LinkedIn),
+  // and its twitter records' followers, which compact posts lack.
   const posts = dataset.results ? undefined : dataset.postsData.map(fromPostsData);
+  const followers = new Map<string, number>();
+  for (const p of dataset.postsData as Json[]) {
+    if (p.platform !== 'twitter') continue;
+    const key = `twitter\u0000${p.username}`;
+    followers.set(key, Math.max(followers.get(key) ?? 0, p.followers_count));
+  }
   const out = searchOutput({
     kind: 'keyword',
     record,
@@ -83,6 +90,7 @@ function build(s: Search) {
     detail: 'summary',
     top: 10,
     ...(posts ? { posts } : {}),
+    ...(dataset.results && followers.size ? { followers } : {}),
   });
   return { dataset, record, out };
 }
@@ -195,7 +203,7 @@ function claims(s: Search) {
     expect((data.top_posts as Json[]).map((p) => p.url)).toEqual(shown.map((p) => p.url));
   }
 
-  voicesOf(text, data, all);
+  voicesOf(text, data, all, dataset.postsData as Json[]);
   const results = dataset.results as Json;
   if (!results) return;
 
@@ -237,7 +245,7 @@ function claims(s: Search) {
   }
 }
 
-function voicesOf(text: string, data: Json, all: ReturnType<typeof postsOf>) {
+function voicesOf(text: string, data: Json, all: ReturnType<typeof postsOf>, postsData: Json[]) {
   // Top voices: handle, platform, posts, interactions and followers as the record has them, ranked by
   // the measure the header names.
   const voicesHeader = /^Top voices by (interactions|followers)\b/m.exec(text);
@@ -254,9 +262,17 @@ function voicesOf(text: string, data: Json, all: ReturnType<typeof postsOf>) {
     const measured = theirs.filter((p) => p.measure !== undefined);
     if (sum === undefined) expect(measured).toEqual([]);
     else expect(measured.reduce((a, p) => a + (p.measure as number), 0)).toBe(int(sum));
-    const known = theirs
-      .map((p) => p.p.followers_count ?? p.p.user_follower_count)
-      .filter((f) => typeof f === 'number');
+    // Followers as the record gives them: a posts_data record's own, or (compact posts have none) the
+    // twitter posts_data records of the same account.
+    const known = [
+      ...theirs.map((p) => p.p.followers_count ?? p.p.user_follower_count),
+      ...(kind === 'twitter'
+        ? postsData
+            .filter((p) => p.platform === 'twitter' && p.username === handle)
+            .map((p) => p.followers_count)
+        : []),
+    ].filter((f) => typeof f === 'number');
+
     if (followers === undefined) expect(known).toEqual([]);
     else expect(Math.max(...known)).toBe(int(followers));
     const ranked = int((voicesHeader?.[1] === 'followers' ? followers : sum) ?? '-1');

@@ -98,12 +98,13 @@ function tallyVoices(
   return { voices, by };
 }
 
-function* compactEntries(byKind: Record<string, unknown>) {
+function* compactEntries(byKind: Record<string, unknown>, followers?: ReadonlyMap<string, number>) {
   for (const [kind, list] of Object.entries(byKind)) {
     if (!Array.isArray(list)) continue;
     for (const post of list) {
       const author = isRecord(post) && typeof post.n === 'string' && post.n !== '' ? post.n : undefined;
-      yield { author, platform: kind, interactions: compactInteractions(kind, post) };
+      const known = author === undefined ? undefined : followers?.get(`${kind}\u0000${author}`);
+      yield { author, platform: kind, interactions: compactInteractions(kind, post), followers: known };
     }
   }
 }
@@ -111,13 +112,14 @@ function* compactEntries(byKind: Record<string, unknown>) {
 /**
  * The facts of a record's posts. `analysed`: the platforms its analysis names (empty without one);
  * `top`: how many top posts to pick; `voices`: whether to name the top voices (not for one account's
- * own search).
+ * own search); `followers`: followers by `platform\u0000handle`, for compact posts, which carry none.
  */
 export function searchFacts(
   posts: RecordPosts,
   analysed: readonly string[],
   top: number,
   voices: boolean,
+  followers?: ReadonlyMap<string, number>,
 ): SearchFacts {
   const counts: Record<string, number> = {};
   let list: PostSummary[] | null = null;
@@ -153,7 +155,7 @@ export function searchFacts(
     picked = newestFirst(all, top);
   }
   const tallied = voices
-    ? tallyVoices(list ?? compactEntries((posts as { byKind: Record<string, unknown> }).byKind))
+    ? tallyVoices(list ?? compactEntries((posts as { byKind: Record<string, unknown> }).byKind, followers))
     : { voices: [], by: 'interactions' as const };
   return {
     platforms,

@@ -30,6 +30,8 @@ export interface SearchView {
   posts?: PostSummary[];
   /** Why those posts could not be read, when reading them failed. */
   postsError?: string;
+  /** Followers by `platform\u0000handle`, where read besides the record (a keyword search's twitter posts). */
+  followers?: ReadonlyMap<string, number>;
 }
 
 const TOOLS = {
@@ -118,9 +120,10 @@ function rankedLines(facts: SearchFacts, known: LineContext): string[] {
     );
   }
   if (facts.voices.length) {
+    const followers = facts.voices.some((v) => v.followers !== undefined);
     const by =
       facts.voicesBy === 'interactions'
-        ? 'by interactions on their posts here'
+        ? `by interactions on their posts here${followers ? ' (followers where upstream gives them)' : ''}`
         : 'by followers (no interaction counts)';
     lines.push(
       `Top voices ${by}:`,
@@ -175,7 +178,7 @@ function summaryOutput(view: SearchView): ToolOutput {
     );
   }
   if (posts) {
-    const facts = searchFacts(posts, analysed, view.top, kind === 'keyword');
+    const facts = searchFacts(posts, analysed, view.top, kind === 'keyword', view.followers);
     if (results && kind === 'keyword') analysis = analysisLines(results, facts.platforms);
     lines.push(...countLine(facts, kind));
     untrusted.push(...rankedLines(facts, known));

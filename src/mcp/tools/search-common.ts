@@ -4,6 +4,7 @@ import { type Detail, TOP_POSTS_DEFAULT } from '../results/output.js';
 import { fromPostsData, type PostSummary } from '../results/posts.js';
 import { searchOutput } from '../results/searches.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
+import { twitterFollowers } from './followers.js';
 import { announce, nextCall, outputOf } from './long-work.js';
 import type { ProgressUpdate, Settled, StartedJob, ToolContext, ToolOutput } from './types.js';
 
@@ -138,6 +139,13 @@ export function getSearch(
   ).then(outputOf);
 }
 
+function hasTwitterPosts(record: SearchDetails): boolean {
+  const results = record.results;
+  if (results === null || typeof results !== 'object') return false;
+  const posts = (results as { posts?: { twitter?: unknown } }).posts;
+  return Array.isArray(posts?.twitter) && posts.twitter.length > 0;
+}
+
 /**
  * The result of a search tool. A summary shows the top posts: a keyword search's come with its
  * analysis; a user search's (and a LinkedIn search's, which has no analysis) are read from posts_data,
@@ -169,6 +177,11 @@ export async function searchResult(
       postsError = `reading them failed; call ${kind === 'user' ? 'get_user_search_posts_data' : 'get_keyword_search_posts_data'} later.`;
     }
   }
+  // A keyword search's top voices name followers where its twitter posts_data has them.
+  const followers =
+    detail === 'summary' && state.completed && kind === 'keyword' && hasTwitterPosts(record)
+      ? await twitterFollowers(ctx, record.id)
+      : null;
   return searchOutput({
     kind,
     ...state,
@@ -176,5 +189,6 @@ export async function searchResult(
     top: TOP_POSTS_DEFAULT,
     ...(posts ? { posts } : {}),
     ...(postsError ? { postsError } : {}),
+    ...(followers ? { followers } : {}),
   });
 }
