@@ -8,6 +8,8 @@ export const AUDIT_KINDS = [
   'sign_in',
   'grant_created',
   'grant_revoked',
+  'access_token_created',
+  'access_token_revoked',
   'credential_linked',
   'credential_removed',
   'team_created',

@@ -157,7 +157,10 @@ async function trail(
   return theirs.length ? [...own, ...theirs].sort(before(direction)).slice(0, limit) : own;
 }
 
-/** The page's people by email and apps by name: two lookups by primary key for at most a page of ids. */
+/**
+ * The page's people by email and apps by name: lookups by key for at most a page of ids (a third, by
+ * client id, only when an id names no registered client).
+ */
 async function named(db: Store, rows: Event[]): Promise<AuditRow[]> {
   const { users, oauthClients } = db.t;
   const userIds = [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))];
@@ -182,6 +185,16 @@ async function named(db: Store, rows: Event[]): Promise<AuditRow[]> {
         ).map((c) => [c.id, c.name])
       : [],
   );
+  // An access token made for automation has no client row: it is named by its grant (one per token).
+  const unnamed = clientIds.filter((id) => !names.has(id));
+  if (unnamed.length) {
+    const { oauthGrants: g } = db.t;
+    const tokens = await db.orm
+      .select({ id: g.clientId, name: g.name })
+      .from(g)
+      .where(and(inArray(g.clientId, unnamed), eq(g.kind, 'access_token')));
+    for (const t of tokens) names.set(t.id, `Access token “${t.name ?? ''}”`);
+  }
   return rows.map((r) => ({
     ...r,
     userEmail: r.userId ? (emails.get(r.userId) ?? null) : null,

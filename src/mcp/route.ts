@@ -12,7 +12,7 @@ import { resourceMetadataUrl } from '../oauth/metadata.js';
 import { formatScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import type { BearerCheck } from './auth/authenticate.js';
 import { auditIdentity, type Caller } from './auth/caller.js';
-import { beyondCeilingResult, checkScopes, type ToolRefusal } from './auth/scope-check.js';
+import { beyondCeilingResult, checkScopes, notGrantedResult, type ToolRefusal } from './auth/scope-check.js';
 import { askedSelection, outsideSelection, READ_ONLY_PATH } from './auth/selection.js';
 import type { UpstreamHeaderCheck } from './auth/upstream-headers.js';
 import { narrow, type ToolSelection } from './tools/toolsets.js';
@@ -157,7 +157,13 @@ export function mcpRoutes(deps: McpRouteDeps) {
       const outside = outsideSelection(parsedBody, selection);
       const verdict = outside
         ? ({ kind: 'allowed' } as const)
-        : checkScopes(parsedBody, caller.scopes, verified.ceiling, deps.requiredScopeForTool);
+        : checkScopes(
+            parsedBody,
+            caller.scopes,
+            verified.ceiling,
+            deps.requiredScopeForTool,
+            caller.kind !== 'member' || caller.grantKind === 'oauth',
+          );
       const refused = async (tool: string, detail: Record<string, unknown>) => {
         metrics.toolCalls.labels(tool, 'refused').inc();
         await audit({
@@ -171,6 +177,10 @@ export function mcpRoutes(deps: McpRouteDeps) {
       if (outside) {
         await refused(outside.tool, { reason: outside.reason, toolset: outside.toolset });
         refusal = outside.refusal;
+      }
+      if (verdict.kind === 'not-granted') {
+        await refused(verdict.tool, { reason: 'insufficient_scope', scope: verdict.scope });
+        refusal = notGrantedResult(verdict);
       }
       if (verdict.kind === 'beyond-ceiling') {
         await refused(verdict.tool, { reason: 'scope_ceiling', scope: verdict.scope });

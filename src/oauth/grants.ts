@@ -47,6 +47,9 @@ export interface CodeRequest {
   redirectUriSent?: boolean;
   codeChallenge: string;
   scopes: readonly Scope[];
+  /** Toolsets chosen at consent (space-separated; null: every toolset) and read-only, for the grant. */
+  toolsets?: string | null;
+  readOnly?: boolean;
   resource: string;
 }
 
@@ -66,6 +69,8 @@ export async function createAuthorizationCode(
     redirectUriSent: request.redirectUriSent ?? true,
     codeChallenge: request.codeChallenge,
     scopes: formatScopes(request.scopes),
+    toolsets: request.toolsets ?? null,
+    readOnly: request.readOnly ?? false,
     resource: request.resource,
     createdAt: now,
     expiresAt: now + CODE_TTL_MS,
@@ -181,13 +186,16 @@ export function issueGrantForCode(
         workspaceId: code.workspaceId,
         clientId: code.clientId,
         scopes: code.scopes,
+        toolsets: code.toolsets,
+        readOnly: code.readOnly,
         resource: code.resource,
         createdAt: now,
       })
       .onConflictDoUpdate({
         target: [oauthGrants.userId, oauthGrants.clientId, oauthGrants.workspaceId],
         targetWhere: sql`${oauthGrants.revokedAt} IS NULL`,
-        set: { resource: code.resource },
+        // The toolsets are the latest consent's choice (they narrow what is shown, never what is allowed).
+        set: { resource: code.resource, toolsets: code.toolsets, readOnly: code.readOnly },
       })
       .returning({ id: oauthGrants.id, scopes: oauthGrants.scopes });
     if (!grant) throw new Error('the grant upsert returned no row');
@@ -233,13 +241,22 @@ export function revokeGrant(db: Store, grantId: string, reason: string, now = Da
         workspaceId: oauthGrants.workspaceId,
         userId: oauthGrants.userId,
         clientId: oauthGrants.clientId,
+        kind: oauthGrants.kind,
+        name: oauthGrants.name,
       });
     await tx.orm
       .update(oauthTokens)
       .set({ revokedAt: now })
       .where(and(eq(oauthTokens.grantId, grantId), isNull(oauthTokens.revokedAt)));
     if (revoked) {
-      await recordAudit(tx, { kind: 'grant_revoked', ...revoked, detail: { reason } }, now);
+      const { kind, name, ...who } = revoked;
+      await recordAudit(
+        tx,
+        kind === 'access_token'
+          ? { kind: 'access_token_revoked', ...who, detail: { reason, name } }
+          : { kind: 'grant_revoked', ...who, detail: { reason } },
+        now,
+      );
     }
     await tx.invalidate(grantSubject(grantId));
   });

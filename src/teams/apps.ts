@@ -1,11 +1,14 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { first, type Store } from '../db/store/index.js';
+import { first, grantSubject, type Store } from '../db/store/index.js';
 import { revokeGrant } from '../oauth/grants.js';
 import { parseScopes, type Scope } from '../oauth/scopes.js';
 import { deny, inTransaction, type Outcome } from './outcome.js';
 import { actorIn } from './teams.js';
 
-/** A connected app: one live grant (a client authorized by a user in a workspace). */
+/**
+ * A connected app: one live grant (a client authorized by a user in a workspace). Access tokens made
+ * for automation are grants too, listed apart (access-token-list.ts).
+ */
 export interface ConnectedApp {
   grantId: string;
   clientId: string;
@@ -15,6 +18,9 @@ export interface ConnectedApp {
   userId: string;
   userEmail: string;
   scopes: Scope[];
+  /** The toolsets chosen at consent (space-separated; null: every toolset) and read-only. */
+  toolsets: string | null;
+  readOnly: boolean;
   createdAt: number;
   lastUsedAt: number | null;
 }
@@ -31,6 +37,8 @@ function query(db: Store) {
       userId: oauthGrants.userId,
       userEmail: users.email,
       scopes: oauthGrants.scopes,
+      toolsets: oauthGrants.toolsets,
+      readOnly: oauthGrants.readOnly,
       createdAt: oauthGrants.createdAt,
       lastUsedAt: oauthGrants.lastUsedAt,
     })
@@ -54,7 +62,7 @@ function view(row: Row): ConnectedApp {
 export async function listAppsForUser(db: Store, userId: string): Promise<ConnectedApp[]> {
   const { oauthGrants } = db.t;
   const rows = await query(db)
-    .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
+    .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.kind, 'oauth'), isNull(oauthGrants.revokedAt)))
     .orderBy(desc(oauthGrants.createdAt));
   return rows.map(view);
 }
@@ -63,7 +71,13 @@ export async function listAppsForUser(db: Store, userId: string): Promise<Connec
 export async function listAppsForWorkspace(db: Store, workspaceId: string): Promise<ConnectedApp[]> {
   const { oauthGrants } = db.t;
   const rows = await query(db)
-    .where(and(eq(oauthGrants.workspaceId, workspaceId), isNull(oauthGrants.revokedAt)))
+    .where(
+      and(
+        eq(oauthGrants.workspaceId, workspaceId),
+        eq(oauthGrants.kind, 'oauth'),
+        isNull(oauthGrants.revokedAt),
+      ),
+    )
     .orderBy(desc(oauthGrants.createdAt));
   return rows.map(view);
 }
@@ -76,7 +90,12 @@ export function revokeOwnApp(db: Store, userId: string, grantId: string): Promis
     const { oauthGrants } = tx.t;
     const row = await first(
       query(tx).where(
-        and(eq(oauthGrants.id, grantId), eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)),
+        and(
+          eq(oauthGrants.id, grantId),
+          eq(oauthGrants.userId, userId),
+          eq(oauthGrants.kind, 'oauth'),
+          isNull(oauthGrants.revokedAt),
+        ),
       ),
     );
     if (!row) deny(404, NOT_FOUND);
@@ -100,6 +119,7 @@ export function revokeWorkspaceApp(
         and(
           eq(oauthGrants.id, grantId),
           eq(oauthGrants.workspaceId, workspaceId),
+          eq(oauthGrants.kind, 'oauth'),
           isNull(oauthGrants.revokedAt),
         ),
       ),
@@ -107,5 +127,46 @@ export function revokeWorkspaceApp(
     if (!row) deny(404, NOT_FOUND);
     await revokeGrant(tx, grantId, row.userId === actorId ? 'revoked_by_user' : 'revoked_by_admin');
     return view(row);
+  });
+}
+
+/**
+ * The person changes which toolsets one of their connected apps sees, and whether it is read-only:
+ * on the grant (the app's next request follows it) and on the remembered consent (the next
+ * authorization starts from it). It only narrows what the app sees; its permissions stay as allowed.
+ */
+export function setAppToolsets(
+  db: Store,
+  userId: string,
+  grantId: string,
+  choice: { toolsets: string | null; readOnly: boolean },
+): Promise<Outcome<ConnectedApp>> {
+  return inTransaction(db, async (tx) => {
+    const { oauthGrants, consents } = tx.t;
+    const row = await first(
+      query(tx).where(
+        and(
+          eq(oauthGrants.id, grantId),
+          eq(oauthGrants.userId, userId),
+          eq(oauthGrants.kind, 'oauth'),
+          isNull(oauthGrants.revokedAt),
+        ),
+      ),
+    );
+    if (!row) deny(404, NOT_FOUND);
+    if (choice.toolsets === '') deny(400, 'Tick at least one toolset, or disconnect the app.', 'toolsets');
+    await tx.orm.update(oauthGrants).set(choice).where(eq(oauthGrants.id, grantId));
+    await tx.orm
+      .update(consents)
+      .set(choice)
+      .where(
+        and(
+          eq(consents.userId, userId),
+          eq(consents.clientId, row.clientId),
+          eq(consents.workspaceId, row.workspaceId),
+        ),
+      );
+    await tx.invalidate(grantSubject(grantId));
+    return view({ ...row, ...choice });
   });
 }

@@ -69,6 +69,8 @@ export const AUDIT_KIND_NAMES: Record<string, string> = {
   grant_created: 'Apps connected',
   grant_renewed: 'Apps connected again',
   grant_revoked: 'Apps disconnected',
+  access_token_created: 'Access tokens created',
+  access_token_revoked: 'Access tokens revoked',
   token_family_revoked: 'Devices signed out',
   token_branch_revoked: 'Duplicate sessions ended',
   access_refused: 'Apps refused',
@@ -120,6 +122,7 @@ const GRANT_END_REASONS: Record<string, string> = {
   password_reset: 'the password was reset',
   password_changed: 'the password was changed',
   signed_out_everywhere: 'signed out everywhere',
+  access_tokens_turned_off: 'access tokens were turned off in the workspace',
 };
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -154,6 +157,10 @@ export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: strin
     case 'webhook_changed':
       return `Changed the team webhook from ${typeof d.from === 'string' ? d.from : 'none'} to ${typeof d.to === 'string' ? d.to : 'none'}.`;
     case 'team_settings_changed':
+      if (typeof d.accessTokensAllowed === 'boolean')
+        return d.accessTokensAllowed
+          ? `Access tokens allowed, for at most ${plural(Number(d.accessTokenMaxDays), 'day', 'days')}.`
+          : `Access tokens turned off${typeof d.tokensRevoked === 'number' && d.tokensRevoked > 0 ? ` (${plural(d.tokensRevoked, 'token was', 'tokens were')} revoked)` : ''}.`;
       return d.membersReadTeamWork
         ? 'Members may now read teammates’ runs, schedules and searches.'
         : 'Members now read only their own runs, schedules and searches.';
@@ -188,6 +195,23 @@ export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: strin
     }
     case 'token_branch_revoked':
       return 'Ended a duplicate session of a connected app (its refresh token had been used twice at once; the session used first afterwards continues).';
+    case 'access_token_created': {
+      const scopes = parseScopes(typeof d.scopes === 'string' ? d.scopes : '');
+      const days =
+        typeof d.expiresAt === 'number' && row.at !== undefined
+          ? `, valid ${plural(Math.max(1, Math.round((d.expiresAt - row.at) / DAY_MS)), 'day', 'days')}`
+          : '';
+      return `Created the access token “${String(d.name ?? '')}” allowed to ${listWords(scopes.map((s) => SCOPE_SHORT_NAMES[s]))}${d.readOnly ? ' (read-only)' : ''}${days}.`;
+    }
+    case 'access_token_revoked': {
+      const why =
+        d.reason === 'revoked_by_user'
+          ? 'by its owner'
+          : typeof d.reason === 'string'
+            ? (GRANT_END_REASONS[d.reason] ?? d.reason.replaceAll('_', ' '))
+            : null;
+      return `The access token “${String(d.name ?? '')}” was revoked${why ? ` (${why})` : ''}.`;
+    }
     case 'token_family_revoked':
       return `Signed one device of a connected app out${typeof d.reason === 'string' ? ` (${d.reason.replaceAll('_', ' ')})` : ''}.`;
     case 'member_policy_refused': {

@@ -12,17 +12,25 @@ export interface TeamSettings {
    * and schedules is owner/admin-only for others' items either way.
    */
   membersReadTeamWork: boolean;
+  /** Members may create access tokens for automation (access-token-settings.ts changes it). */
+  accessTokensAllowed: boolean;
+  /** The longest an access token lives, in days. */
+  accessTokenMaxDays: number;
 }
 
 export async function getTeamSettings(db: Store, workspaceId: string): Promise<TeamSettings> {
   const { workspaces } = db.t;
   const row = await first(
     db.orm
-      .select({ membersReadTeamWork: workspaces.membersReadTeamWork })
+      .select({
+        membersReadTeamWork: workspaces.membersReadTeamWork,
+        accessTokensAllowed: workspaces.accessTokensAllowed,
+        accessTokenMaxDays: workspaces.accessTokenMaxDays,
+      })
       .from(workspaces)
       .where(eq(workspaces.id, workspaceId)),
   );
-  return { membersReadTeamWork: row?.membersReadTeamWork ?? true };
+  return row ?? { membersReadTeamWork: true, accessTokensAllowed: true, accessTokenMaxDays: 90 };
 }
 
 /** Owners and admins change the team's settings; applies from every member's next tool call. */
@@ -30,7 +38,7 @@ export function setTeamSettings(
   db: Store,
   workspaceId: string,
   actorId: string,
-  settings: TeamSettings,
+  settings: Pick<TeamSettings, 'membersReadTeamWork'>,
 ): Promise<Outcome<{ changed: boolean }>> {
   return inTransaction(db, async (tx) => {
     const { workspaces } = tx.t;

@@ -152,7 +152,8 @@ export async function postgresShape(sql: postgres.Sql): Promise<Shape> {
     table.columns[c.column_name] = {
       type: typeClass(c.data_type),
       notNull: c.is_nullable === 'NO',
-      default: c.column_default,
+      // PostgreSQL spells a text default with its cast ('oauth'::text); SQLite as written ('oauth').
+      default: c.column_default?.replace(/::text$/, '') ?? null,
       generated: c.is_identity === 'YES',
     };
   }

@@ -3,6 +3,7 @@ import { createSession } from '../../src/accounts/sessions.js';
 import { createUser } from '../../src/accounts/users.js';
 import type { auditEvents } from '../../src/db/schema/index.js';
 import type { SandboxServer } from '../../src/sandbox/server.js';
+import { createAccessToken } from '../../src/teams/access-tokens.js';
 import { acceptInvite, createInvite, revokeInvite } from '../../src/teams/invites.js';
 import { setMemberPolicy } from '../../src/teams/member-policy.js';
 import { changeRole, createTeam } from '../../src/teams/teams.js';
@@ -205,6 +206,23 @@ export async function buildTeamScene(server: TestServer, sandbox: SandboxServer)
     JSON.stringify({ reason: 'scope_ceiling', scope: 'searches:write' }),
   );
   await db.orm.insert(db.t.auditEvents).values(calls);
+
+  // An access token a member made for a script, listed for the team's admins beside the apps.
+  ok(
+    await createAccessToken(
+      db,
+      mia.id,
+      {
+        workspaceId: teamId,
+        name: 'Nightly report job',
+        days: '30',
+        scopes: ['searches:read', 'agent:read'],
+        toolsets: 'searches posts',
+        readOnly: true,
+      },
+      server.config.resourceUrl,
+    ),
+  );
 
   return { teamId, personalId: owner.personalId, owner, admin, long, mia, inviteToken: open.token };
 }

@@ -8,6 +8,7 @@ import {
   workspaceSubject,
 } from '../../src/db/store/index.js';
 import { BearerCache } from '../../src/mcp/auth/bearer-cache.js';
+import { mintAccessToken } from '../../src/oauth/access-tokens.js';
 import { accepted, cachedCheck, heard, issueTokens, person } from '../helpers/bearer-fixture.js';
 import { testEngine } from '../helpers/engine.js';
 import { oauthFixture } from '../helpers/oauth-fixture.js';
@@ -80,6 +81,24 @@ describe('BearerCheck: valid tokens answered from memory', () => {
     expect((await c.verify('sim_at_unknown')).ok).toBe(false);
     expect((await c.verify(t.refreshToken)).ok).toBe(false);
     expect(c.cached).toBe(1);
+  });
+
+  it('an access token made for automation is never kept: every request is looked up, so a revocation holds on any instance from its commit', async () => {
+    const p = await person(fx.server, 'automation');
+    const { token, grantId } = await mintAccessToken(fx.server.db, {
+      userId: p.id,
+      workspaceId: p.personalId,
+      name: 'ci',
+      scopes: ['searches:read'],
+      toolsets: null,
+      readOnly: false,
+      expiresAt: Date.now() + 60_000,
+      resource: fx.server.config.resourceUrl,
+    });
+    const c = await check();
+    expect(accepted(await c.verify(token)).grantKind).toBe('access_token');
+    expect(accepted(await c.verify(token)).grantId).toBe(grantId);
+    expect(c.cached).toBe(0);
   });
 
   it('expiry is checked on every request, cached or not', async () => {

@@ -36,6 +36,7 @@ const caller: Caller = {
   workspaceId: 'w',
   clientId: 'c',
   scopes: [...SCOPES],
+  grantKind: 'oauth',
   selection: EVERY_TOOL,
   team: { role: 'owner', canChangeWebhook: null, membersReadTeamWork: true },
   upstream: { token: 't', userId: 'u' },

@@ -103,6 +103,7 @@ const caller: Caller = {
   userId: 'user-1',
   workspaceId: 'workspace-1',
   clientId: 'client-1',
+  grantKind: 'oauth',
   selection: EVERY_TOOL,
   scopes: ['searches:read'],
   team: { role: 'owner', canChangeWebhook: null, membersReadTeamWork: true },

@@ -120,6 +120,11 @@ describe.each(['v2', 'v1'] as const)('a connection that chooses toolsets (%s cli
     ['the /mcp/readonly path', '/mcp/readonly', {}],
     ['?readonly=1', '/mcp?readonly=1', {}],
     ['X-MCP-Readonly', '/mcp', { 'X-MCP-Readonly': 'true' }],
+    [
+      'the read-only path with a toolset',
+      '/mcp/readonly?toolsets=searches,posts,experts,agent_runs,schedules,account',
+      {},
+    ],
   ])(
     'read-only by %s lists every read tool and no tool that writes or spends',
     async (_how, path, headers) => {

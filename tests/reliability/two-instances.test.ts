@@ -5,9 +5,12 @@
  * PostgreSQL in the postgres project); this file covers what goes through the balancer in front.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
 import { REFRESH_GRACE_MS } from '../../src/oauth/refresh.js';
+import { createAccessToken } from '../../src/teams/access-tokens.js';
 import { RATE_LIMITS } from '../../src/web/rate-limits.js';
+import { FormClient } from '../helpers/forms.js';
 import type { Gateway } from '../helpers/gateway.js';
 import { issueTestToken } from '../helpers/grants.js';
 import type { Json } from '../helpers/harness.js';
@@ -15,6 +18,7 @@ import { freshAddress, registerClient } from '../helpers/oauth-http.js';
 import { ageTokenFamily } from '../helpers/token-checks.js';
 import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
 
+const PASSWORD = 'correct horse battery staple';
 const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
 let two: TwoInstances;
 
@@ -258,6 +262,67 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     // B answered after its commit, whose NOTIFY PostgreSQL had already handed to A's listener.
     expect(await ping(a)).toBe(401);
     expect(await ping(b)).toBe(401);
+  });
+
+  it('an access token for automation stops working on both instances when it is revoked, and the moment it expires', async () => {
+    const email = `automation-${process.pid}@example.com`;
+    const created = await createUser(two.store, { email, password: PASSWORD });
+    if (!created.ok) throw new Error(created.reason);
+    const workspaceId = created.personalWorkspaceId;
+    await saveUpstreamCredential(two.store, two.view.secrets, {
+      workspaceId,
+      linkedBy: created.user.id,
+      token: two.sandbox.token,
+      upstreamUserId: 'automation',
+      verifiedAt: Date.now(),
+    });
+    const make = async (name: string) => {
+      const made = await createAccessToken(
+        two.store,
+        created.user.id,
+        { workspaceId, name, days: '30', scopes: ['account:read'], toolsets: null, readOnly: false },
+        two.view.config.resourceUrl,
+      );
+      if (!made.ok) throw new Error(made.message);
+      return made.value;
+    };
+    const ping = async (instance: Gateway, token: string) => {
+      const res = await fetch(`${instance.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    const both = async (token: string) => Promise.all(two.instances.map((g) => ping(g, token)));
+    const revoked = await make('revoked on the page');
+    expect(await both(revoked.token)).toEqual([200, 200]);
+    // The person revokes it on the account page, through the balancer; both instances refuse it at
+    // the next request (an automation token is looked up on every request, never answered from memory,
+    // so this does not wait for the NOTIFY to reach the other instance).
+    const browser = new FormClient(two.proxy.url, '198.51.100.77');
+    expect((await browser.signIn(email, PASSWORD)).status).toBe(303);
+    await browser.get('/account');
+    expect((await browser.post('/account/tokens/revoke', { token: revoked.grantId })).status).toBe(303);
+    expect(await both(revoked.token)).toEqual([401, 401]);
+
+    const expiring = await make('expires');
+    await two.sql.run(
+      'UPDATE oauth_tokens SET expires_at = ? WHERE grant_id = ?',
+      Date.now() + 1_000,
+      expiring.grantId,
+    );
+    expect(await both(expiring.token)).toEqual([200, 200]);
+    expect(await both(expiring.token)).toEqual([200, 200]);
+    await new Promise((r) => setTimeout(r, 1_100));
+    // Nothing announces an expiry: each instance checks it on every request, cached or not.
+    expect(await both(expiring.token)).toEqual([401, 401]);
   });
 
   it('50 parallel credit-spending calls at cap − 1 over both instances: exactly one passes', async () => {

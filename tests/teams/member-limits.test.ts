@@ -168,7 +168,11 @@ describe('member switches and presets', () => {
 describe('the team setting on reading teammates’ work', () => {
   it('defaults to yes; owners and admins change it (audited), members cannot, a personal workspace has none', async () => {
     const t = await team();
-    expect(await getTeamSettings(db, t.id)).toEqual({ membersReadTeamWork: true });
+    expect(await getTeamSettings(db, t.id)).toEqual({
+      membersReadTeamWork: true,
+      accessTokensAllowed: true,
+      accessTokenMaxDays: 90,
+    });
     expect(await setTeamSettings(db, t.id, t.member.id, { membersReadTeamWork: false })).toMatchObject({
       ok: false,
       status: 403,
@@ -176,7 +180,7 @@ describe('the team setting on reading teammates’ work', () => {
     expect(ok(await setTeamSettings(db, t.id, t.admin.id, { membersReadTeamWork: false }))).toEqual({
       changed: true,
     });
-    expect(await getTeamSettings(db, t.id)).toEqual({ membersReadTeamWork: false });
+    expect(await getTeamSettings(db, t.id)).toMatchObject({ membersReadTeamWork: false });
     expect(ok(await setTeamSettings(db, t.id, t.owner.id, { membersReadTeamWork: false }))).toEqual({
       changed: false,
     });

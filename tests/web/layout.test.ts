@@ -95,6 +95,35 @@ describe.each(Object.entries(SIZES))('at %s size', (_label, size) => {
   });
 });
 
+describe.each(Object.entries(SIZES))('access tokens at %s size', (label, size) => {
+  it('made by their labels: the page that shows the new token, then the account page listing it, neither scrolls sideways nor has a serious axe violation', async () => {
+    const { page, close } = await openAt(signedIn, size, '/account');
+    try {
+      await page.getByText('New access token').click();
+      await page.getByLabel('Token name').fill(`${label} job`);
+      await page.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Personal' });
+      await page.getByLabel('Expires after (days)').fill('7');
+      await page
+        .getByLabel('Read your keyword, user and expert searches, their posts and topic trees')
+        .check();
+      await page.getByRole('button', { name: 'Create access token' }).click();
+      await page.waitForURL(/\/account\/tokens$/);
+      expect(await page.locator('#new-token').textContent()).toMatch(/^sim_pat_/);
+      expect(await horizontalOverflow(page), 'the new token page scrolls sideways').toBeLessThanOrEqual(0);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.goto(`${server.url}/account`);
+      await expect.poll(() => page.getByRole('button', { name: `Revoke ${label} job` }).count()).toBe(1);
+      expect(await horizontalOverflow(page), 'the account page scrolls sideways').toBeLessThanOrEqual(0);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: `Revoke ${label} job` }).click();
+      await page.waitForURL(/done=token_revoked/);
+      expect(await page.getByRole('button', { name: `Revoke ${label} job` }).count()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('reviewed screenshots', () => {
   const MAIN_PAGES = [
     ['home', '/'],

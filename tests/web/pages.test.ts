@@ -181,6 +181,30 @@ describe('connect page', () => {
     }
     expect(html).toContain('href="/sign-up?next=%2Fconnect"');
   });
+
+  it('shows how to use an access token, and builds the URL of a chosen set of tools', async () => {
+    const url = `${server.url}/mcp`;
+    const html = await (await fetch(`${server.url}/connect`)).text();
+    for (const id of ['access-tokens', 'toolsets']) {
+      expect(html).toContain(`id="${id}"`);
+      expect(html).toContain(`href="#${id}"`);
+    }
+    expect(html).toContain('Authorization: Bearer $SOCIAL_INTEL_TOKEN');
+    expect(html).not.toContain('id="toolsets-url"');
+    const built = await (
+      await fetch(`${server.url}/connect?toolset=searches&toolset=posts&readonly=on`)
+    ).text();
+    expect(built).toContain(`<code id="toolsets-url">${url}/readonly?toolsets=searches,posts</code>`);
+    const every = await (
+      await fetch(
+        `${server.url}/connect?${['searches', 'posts', 'experts', 'agent_runs', 'schedules', 'account'].map((t) => `toolset=${t}`).join('&')}`,
+      )
+    ).text();
+    expect(every).toContain(`<code id="toolsets-url">${url}</code>`);
+    expect(await (await fetch(`${server.url}/connect?readonly=on`)).text()).toContain(
+      'Tick at least one toolset',
+    );
+  });
 });
 
 describe('account page: connected apps', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { clientSnippets, SERVER_NAME, shellQuote } from '../../src/web/connect/snippets.js';
+import {
+  clientSnippets,
+  SERVER_NAME,
+  selectionUrl,
+  shellQuote,
+  tokenSnippets,
+} from '../../src/web/connect/snippets.js';
 import { waysInSnippets } from '../../src/web/connect/ways-in-snippets.js';
 
 /** Undoes shellQuote's single quoting, as a POSIX shell reads one word. */
@@ -92,5 +98,31 @@ describe('connect page snippets: the ways in without signing in', () => {
       'X-Api-Key',
       'X-Api-User',
     ]);
+  });
+});
+
+describe('access token and toolset snippets', () => {
+  const url = 'https://mcp.example.com/mcp';
+
+  it('the JSON configuration parses and carries the token as a bearer header; commands read it from the environment', () => {
+    const s = tokenSnippets(url, 'sim_pat_x');
+    expect(JSON.parse(s.json)).toEqual({
+      mcpServers: { [SERVER_NAME]: { url, headers: { Authorization: 'Bearer sim_pat_x' } } },
+    });
+    expect(s.claudeCode).toBe(
+      `claude mcp add --transport http ${SERVER_NAME} ${url} --header "Authorization: Bearer $SOCIAL_INTEL_TOKEN"`,
+    );
+    for (const curl of [s.curlList, s.curlCall]) {
+      expect(curl).not.toContain('sim_pat_x');
+      const body = /-d (.*)$/m.exec(curl)?.[1] ?? '';
+      expect(JSON.parse(shellWord(body)).jsonrpc).toBe('2.0');
+    }
+  });
+
+  it('the URL of a choice of tools: the read-only path and the toolsets parameter', () => {
+    expect(selectionUrl(url, null, false)).toBe(url);
+    expect(selectionUrl(url, null, true)).toBe(`${url}/readonly`);
+    expect(selectionUrl(url, ['searches', 'posts'], false)).toBe(`${url}?toolsets=searches,posts`);
+    expect(selectionUrl(url, ['account'], true)).toBe(`${url}/readonly?toolsets=account`);
   });
 });

@@ -50,9 +50,27 @@ export const oauthGrants = sqliteTable(
     workspaceId: text('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** For an access token: `access-token:` and the grant's id (no OAuth client is behind it). */
     clientId: text('client_id').notNull(),
+    /**
+     * `oauth`: a connected app (a client's authorization). `access_token`: an access token a person made
+     * for automation, one token row with its own expiry and no refresh token; every rule of a grant
+     * applies to it by being one.
+     */
+    kind: text('kind', { enum: ['oauth', 'access_token'] })
+      .notNull()
+      .default('oauth'),
+    /** The access token's name, as its owner gave it; null for a connected app. */
+    name: text('name'),
     /** Space-separated granted scopes. */
     scopes: text('scopes').notNull(),
+    /**
+     * The toolsets chosen at consent or for the access token (space-separated names); null means every
+     * toolset. It only narrows what the connection sees: scopes still say what it may do.
+     */
+    toolsets: text('toolsets'),
+    /** Read-only chosen at consent or for the access token: no tool that writes or spends is listed or run. */
+    readOnly: integer('read_only', { mode: 'boolean' }).notNull().default(false),
     /** RFC 8707 resource the tokens are bound to. */
     resource: text('resource').notNull(),
     createdAt: integer('created_at').notNull(),
@@ -87,6 +105,9 @@ export const oauthCodes = sqliteTable(
     redirectUriSent: integer('redirect_uri_sent', { mode: 'boolean' }).notNull().default(true),
     codeChallenge: text('code_challenge').notNull(),
     scopes: text('scopes').notNull(),
+    /** The toolsets and read-only switch chosen at consent, given to the grant (see oauth_grants). */
+    toolsets: text('toolsets'),
+    readOnly: integer('read_only', { mode: 'boolean' }).notNull().default(false),
     resource: text('resource').notNull(),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
@@ -160,6 +181,9 @@ export const consents = sqliteTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     scopes: text('scopes').notNull(),
+    /** The toolsets and read-only switch last chosen (see oauth_grants): the next consent starts from them. */
+    toolsets: text('toolsets'),
+    readOnly: integer('read_only', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

@@ -11,6 +11,16 @@ export const workspaces = sqliteTable('workspaces', {
    * admins always may). Default yes; changing it is an audited team event.
    */
   membersReadTeamWork: integer('members_read_team_work', { mode: 'boolean' }).notNull().default(true),
+  /**
+   * Members may create access tokens for automation here (default yes). Turned off, every live token of
+   * the workspace is revoked and none is accepted. An audited owner/admin setting.
+   */
+  accessTokensAllowed: integer('access_tokens_allowed', { mode: 'boolean' }).notNull().default(true),
+  /**
+   * The longest an access token of this workspace lives, in days, from its creation: applies to tokens
+   * already made too (their expiry is the earlier of the two). An audited owner/admin setting.
+   */
+  accessTokenMaxDays: integer('access_token_max_days').notNull().default(90),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });

@@ -1,7 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { defaultUpstreamUserId } from '../../accounts/credentials.js';
-import { hasRecentEvent } from '../../audit/query.js';
-import { recordAudit } from '../../audit/record.js';
 import type { Config } from '../../config.js';
 import type { InvalidationWatch, OpenStore, Store } from '../../db/store/index.js';
 import { revokeGrant } from '../../oauth/grants.js';
@@ -9,14 +7,14 @@ import { parseScopes, type Scope } from '../../oauth/scopes.js';
 import { oncePer } from '../../once-per.js';
 import type { SecretBox } from '../../security/secrets.js';
 import { hashToken } from '../../security/tokens.js';
-import { EVERY_TOOL } from '../tools/toolsets.js';
+import { storedSelection } from '../tools/toolsets.js';
+import { automationExpiry, TOKEN_NOT_A_MEMBER, TOKENS_OFF } from './access-token-rules.js';
 import { BearerCache, type BearerOwner } from './bearer-cache.js';
 import type { Caller, MemberCaller } from './caller.js';
+import { recordRemovedMemberRefusal } from './removed-member.js';
 
 /** last_used_at is written at most this often per grant, so a busy client costs no write per call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-/** A removed member's app refused again within this long is not audited again. */
-const REFUSAL_AUDIT_INTERVAL_MS = 60_000;
 /** Opaque access tokens are prefix + 43 base64url characters; anything far off is not worth a lookup. */
 const MAX_TOKEN_LENGTH = 200;
 
@@ -37,6 +35,10 @@ function buildLookup(db: Store) {
       workspaceId: oauthGrants.workspaceId,
       clientId: oauthGrants.clientId,
       grantScopes: oauthGrants.scopes,
+      grantKind: oauthGrants.kind,
+      grantCreatedAt: oauthGrants.createdAt,
+      grantToolsets: oauthGrants.toolsets,
+      grantReadOnly: oauthGrants.readOnly,
       resource: oauthGrants.resource,
       grantRevokedAt: oauthGrants.revokedAt,
       grantRevokedReason: oauthGrants.revokedReason,
@@ -47,6 +49,8 @@ function buildLookup(db: Store) {
       memberRole: workspaceMembers.role,
       memberCanChangeWebhook: workspaceMembers.canChangeWebhook,
       membersReadTeamWork: workspaces.membersReadTeamWork,
+      accessTokensAllowed: workspaces.accessTokensAllowed,
+      accessTokenMaxDays: workspaces.accessTokenMaxDays,
       tokenCiphertext: upstreamCredentials.tokenCiphertext,
     })
     .from(oauthTokens)
@@ -86,7 +90,6 @@ const NOT_A_MEMBER =
   'You are no longer a member of the workspace this app was connected to. Connect the app again and choose one of your workspaces.';
 const MALFORMED: BearerRefusal = { ok: false, reason: 'The access token is malformed.' };
 const EXPIRED: BearerRefusal = { ok: false, reason: 'The access token has expired.' };
-
 /** A lookup's answer for a valid token, with what the cache keeps beside it. */
 interface Resolved {
   verified: VerifiedBearer;
@@ -123,21 +126,26 @@ async function resolve(
 ): Promise<Resolved | BearerRefusal> {
   const [row] = await lookup(db).execute({ tokenHash });
   if (row?.kind !== 'access') return { ok: false, reason: 'The access token is not valid.' };
+  const forAutomation = row.grantKind === 'access_token';
+  const notAMember = forAutomation ? TOKEN_NOT_A_MEMBER : NOT_A_MEMBER;
   if (row.grantRevokedReason !== null && MEMBERSHIP_ENDED.has(row.grantRevokedReason)) {
     await recordRemovedMemberRefusal(db, row, now);
-    return { ok: false, reason: NOT_A_MEMBER };
+    return { ok: false, reason: notAMember };
   }
   if (row.tokenRevokedAt !== null || row.grantRevokedAt !== null)
     return { ok: false, reason: 'The access token was revoked.' };
-  if (row.expiresAt <= now) return EXPIRED;
+  const expiresAt = forAutomation ? automationExpiry(row) : row.expiresAt;
+  if (expiresAt <= now) return EXPIRED;
   if (row.resource !== config.resourceUrl)
     return { ok: false, reason: 'The access token was issued for another resource.' };
   if (row.member === null || row.memberRole === null) {
     // The membership ended some way that left the grant live: it ends now, as removal would end it.
     await revokeGrant(db, row.grantId, 'member_removed', now);
     await recordRemovedMemberRefusal(db, row, now);
-    return { ok: false, reason: NOT_A_MEMBER };
+    return { ok: false, reason: notAMember };
   }
+  // Turning access tokens off revokes them; this also refuses one made in the same instant.
+  if (forAutomation && row.accessTokensAllowed === false) return TOKENS_OFF;
 
   // A member's ceiling lowered after the grant takes effect now, not at the next sign-in.
   const ceiling = row.memberMaxScopes === null ? null : new Set(parseScopes(row.memberMaxScopes));
@@ -154,7 +162,7 @@ async function resolve(
     lastUsedAt: row.lastUsedAt,
     verified: {
       ok: true,
-      expiresAt: row.expiresAt,
+      expiresAt,
       ceiling,
       caller: {
         kind: 'member',
@@ -164,7 +172,8 @@ async function resolve(
         workspaceId,
         clientId: row.clientId,
         scopes,
-        selection: EVERY_TOOL,
+        grantKind: row.grantKind,
+        selection: storedSelection(row.grantToolsets, row.grantReadOnly),
         team: {
           role: row.memberRole,
           canChangeWebhook: row.memberCanChangeWebhook,
@@ -208,7 +217,8 @@ export const DEFAULT_BEARER_CACHE: BearerCacheOptions = { ttlMs: 5_000, maxEntri
  * (BearerCache). Every write that changes an answer invalidates it through the store (this process at
  * once, other instances by NOTIFY, another process on the SQLite file through data_version); while the
  * store cannot vouch for that (PostgreSQL's listening connection down) every request is looked up.
- * Expiry is still checked on every request, and last_used_at still written once a minute.
+ * Expiry is still checked on every request, and last_used_at still written once a minute. Access tokens
+ * made for automation are never kept (below).
  */
 export class BearerCheck {
   private readonly cache: BearerCache<Resolved>;
@@ -241,7 +251,11 @@ export class BearerCheck {
     const stamp = this.cache.stamp();
     const found = await resolve(this.db, this.secrets, this.config, key, now);
     if (!('verified' in found)) return found;
-    if (usable) this.cache.store(key, stamp, found.owner, found, now);
+    // An access token for automation is looked up on every request: its revocation then holds on every
+    // instance from its commit, not from when PostgreSQL delivers the NOTIFY (a script retries at once;
+    // a person revoking a leaked token expects it dead when the page answers).
+    if (usable && found.verified.caller.grantKind === 'oauth')
+      this.cache.store(key, stamp, found.owner, found, now);
     await touch(this.db, found, now);
     return found.verified;
   }
@@ -259,34 +273,4 @@ export class BearerCheck {
   close(): Promise<void> {
     return this.watch.stop();
   }
-}
-
-/**
- * An audit event for a removed member's app knocking (DESIGN.md §4: every refusal is audited), at most
- * one a minute per person and app, so a client retrying in a loop cannot fill the trail (the check
- * reads the trail through its (user, at) index; two instances racing may both write, which is harmless).
- */
-async function recordRemovedMemberRefusal(
-  db: Store,
-  row: { userId: string; workspaceId: string; clientId: string },
-  now: number,
-): Promise<void> {
-  const recent = await hasRecentEvent(
-    db,
-    { kind: 'access_refused', userId: row.userId, clientId: row.clientId, workspaceId: row.workspaceId },
-    now - REFUSAL_AUDIT_INTERVAL_MS,
-  );
-  if (recent) return;
-  await recordAudit(
-    db,
-    {
-      kind: 'access_refused',
-      workspaceId: row.workspaceId,
-      userId: row.userId,
-      clientId: row.clientId,
-      status: 'refused',
-      detail: { reason: 'member_removed' },
-    },
-    now,
-  );
 }

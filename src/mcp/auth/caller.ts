@@ -37,6 +37,8 @@ export interface MemberCaller extends CallerBase {
   grantId: string;
   userId: string;
   workspaceId: string;
+  /** A connected app's grant, or an access token a person made for automation (a grant too). */
+  grantKind: 'oauth' | 'access_token';
   /** The toolsets and read-only switch chosen for the grant (at consent, or for the access token). */
   selection: ToolSelection;
   team: CallerTeam;

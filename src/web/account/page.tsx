@@ -1,13 +1,17 @@
 import type { Context } from 'hono';
 import type { WorkspaceRole, WorkspaceSummary } from '../../accounts/workspaces.js';
 import type { AppEnv, SessionUser } from '../../http/env.js';
+import { storedSelection } from '../../mcp/tools/toolsets.js';
+import type { AccessTokenView } from '../../teams/access-token-list.js';
 import type { AppWithPermissions } from '../../teams/app-permissions.js';
 import { csrfField } from '../csrf.js';
-import { Notice } from '../kit/fields.js';
+import { FormError, Notice } from '../kit/fields.js';
 import { PermissionList } from '../kit/permissions.js';
 import { CardTable } from '../kit/table.js';
 import { Time } from '../kit/time.js';
+import { ToolsetChoice, toolsetWords } from '../kit/toolsets.js';
 import { Layout } from '../layout.js';
+import { AccessTokensSection, type TokenFormState, type TokenWorkspace } from './access-tokens.js';
 
 const ROLE_NAMES: Record<WorkspaceRole, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
 
@@ -21,13 +25,19 @@ export function AccountPage(props: {
   user: SessionUser;
   workspaces: AccountWorkspace[];
   apps: AppWithPermissions[];
+  tokens: AccessTokenView[];
+  tokenWorkspaces: TokenWorkspace[];
+  tokenForm?: TokenFormState;
   notice?: string | null;
+  /** A refused form that has no section of its own to show it (a connected app's tools). */
+  error?: string | null;
 }) {
   const { c, user } = props;
   return (
     <Layout title="Account" signedInAs={user.email} csrfToken={c.get('csrfToken')} localTimes>
       <h1>Your account</h1>
       <Notice message={props.notice} />
+      <FormError id="account-error" message={props.error ?? undefined} />
       <p>
         Signed in as <strong class="token">{user.email}</strong>.
       </p>
@@ -42,7 +52,13 @@ export function AccountPage(props: {
         <a href="/workspaces/new">Create a team</a>
         <a href="/connect">Connect a client</a>
       </p>
-      <ConnectedApps apps={props.apps} />
+      <ConnectedApps c={c} apps={props.apps} />
+      <AccessTokensSection
+        c={c}
+        tokens={props.tokens}
+        workspaces={props.tokenWorkspaces}
+        {...(props.tokenForm ? { form: props.tokenForm } : {})}
+      />
       <h2>Password and sessions</h2>
       <p>
         <a href="/account/password">Change password</a>
@@ -102,7 +118,7 @@ function WorkspaceTable({ workspaces }: { workspaces: AccountWorkspace[] }) {
 }
 
 /** Each connected app with what it can do now (granted and allowed by the team), in plain words. */
-function ConnectedApps({ apps }: { apps: AppWithPermissions[] }) {
+function ConnectedApps({ c, apps }: { c: Context<AppEnv>; apps: AppWithPermissions[] }) {
   return (
     <section aria-labelledby="apps-heading">
       <h2 id="apps-heading">Connected apps</h2>
@@ -121,6 +137,26 @@ function ConnectedApps({ apps }: { apps: AppWithPermissions[] }) {
                 last used <Time ms={app.lastUsedAt} />
               </p>
               <PermissionList allowed={app.effective} blocked={app.blocked} />
+              <p>Tools: {toolsetWords(app.toolsets, app.readOnly)}</p>
+              <details>
+                <summary>
+                  Change the tools it sees<span class="visually-hidden"> ({app.clientName})</span>
+                </summary>
+                <form method="post" action="/account/apps/toolsets" class="stack">
+                  {csrfField(c)}
+                  <input type="hidden" name="grant" value={app.grantId} />
+                  <ToolsetChoice
+                    idPrefix={`app-${app.grantId}`}
+                    checked={storedSelection(app.toolsets, app.readOnly).toolsets}
+                    readOnly={app.readOnly}
+                  />
+                  <div class="actions">
+                    <button type="submit" class="secondary" aria-label={`Save tools of ${app.clientName}`}>
+                      Save tools
+                    </button>
+                  </div>
+                </form>
+              </details>
             </article>
           ))}
         </div>

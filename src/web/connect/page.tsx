@@ -4,6 +4,7 @@ import type { AppEnv, SessionUser } from '../../http/env.js';
 import { CopyLine } from '../kit/copy.js';
 import { Notice } from '../kit/fields.js';
 import { Layout } from '../layout.js';
+import { Automation, MORE_WAYS, type ToolChoice } from './automation.js';
 import { CLIENTS, ClientSteps } from './clients.js';
 import type { ClientSnippets } from './snippets.js';
 import { WAYS_IN, WaysIn } from './ways-in.js';
@@ -20,6 +21,8 @@ export function ConnectPage(props: {
   /** Signed in: whether any of their workspaces has API credentials (null when signed out). */
   hasCredentials: boolean | null;
   sandboxMode: boolean;
+  /** The tools chosen in the URL builder. */
+  choice: ToolChoice;
   /** A team of the visitor's to set up first (after creating it). */
   team?: (WorkspaceSummary & { justCreated: boolean }) | null;
 }) {
@@ -47,7 +50,7 @@ export function ConnectPage(props: {
       <nav aria-label="Clients">
         <p>
           Steps for:{' '}
-          {[...CLIENTS, ...WAYS_IN].map((client, i) => (
+          {[...CLIENTS, ...WAYS_IN, ...MORE_WAYS].map((client, i) => (
             <>
               {i > 0 ? ' · ' : null}
               <a href={`#${client.id}`}>{client.title}</a>
@@ -61,6 +64,7 @@ export function ConnectPage(props: {
         do, and can be disconnected there.
       </p>
       <WaysIn s={props.ways} headers={props.headers} />
+      <Automation mcpUrl={snippets.mcpUrl} signedIn={user !== null} choice={props.choice} />
     </Layout>
   );
 }

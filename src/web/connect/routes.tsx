@@ -3,7 +3,9 @@ import { listWorkspacesForUser } from '../../accounts/workspaces.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store/index.js';
 import type { AppEnv } from '../../http/env.js';
+import { isToolset, TOOLSETS } from '../../mcp/tools/toolsets.js';
 import { privatePage } from '../layout.js';
+import type { ToolChoice } from './automation.js';
 import { ConnectPage } from './page.js';
 import { clientSnippets } from './snippets.js';
 import { waysInSnippets } from './ways-in-snippets.js';
@@ -35,10 +37,18 @@ export function connectRoutes(deps: { config: Config; db: Store }) {
         headers={headers}
         hasCredentials={user ? workspaces.some((w) => w.hasCredential) : null}
         sandboxMode={config.sandboxMode}
+        choice={toolChoice(c.req.queries('toolset'), c.req.query('readonly'))}
         team={team ? { ...team, justCreated: c.req.query('done') === 'team_created' } : null}
       />,
     );
   });
 
   return app;
+}
+
+/** The URL builder's choice from the query: null toolsets until the form was sent. */
+function toolChoice(toolsets: string[] | undefined, readOnly: string | undefined): ToolChoice {
+  const sent = toolsets !== undefined || readOnly !== undefined;
+  const chosen = new Set((toolsets ?? []).filter(isToolset));
+  return { toolsets: sent ? TOOLSETS.filter((t) => chosen.has(t)) : null, readOnly: readOnly === 'on' };
 }

@@ -47,3 +47,46 @@ export function clientSnippets(mcpUrl: string): ClientSnippets {
     mcpRemoteJson: pretty({ mcpServers: { [SERVER_NAME]: bridge } }),
   };
 }
+
+/** How to use an access token: shell commands read it from this variable, so it stays out of history. */
+export const TOKEN_VARIABLE = 'SOCIAL_INTEL_TOKEN';
+
+export interface TokenSnippets {
+  /** Claude Code, with the token as a header. */
+  claudeCode: string;
+  /** A JSON configuration with the token as a header (Cursor's shape; VS Code's takes the same `headers`). */
+  json: string;
+  /** curl: list the tools, then call one (the 2025-06-18 protocol needs no handshake on this server). */
+  curlList: string;
+  curlCall: string;
+}
+
+/**
+ * Using an access token from a client or a script. Shell commands read it from $SOCIAL_INTEL_TOKEN;
+ * the JSON holds `token` itself (the page that shows a new token fills it in, elsewhere a placeholder).
+ */
+export function tokenSnippets(mcpUrl: string, token = '<your access token>'): TokenSnippets {
+  const header = `"Authorization: Bearer $${TOKEN_VARIABLE}"`;
+  const curl = (body: unknown) =>
+    [
+      `curl -s ${shellQuote(mcpUrl)} \\`,
+      `  -H ${header} \\`,
+      "  -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\",
+      "  -H 'MCP-Protocol-Version: 2025-06-18' \\",
+      `  -d ${shellQuote(JSON.stringify(body))}`,
+    ].join('\n');
+  return {
+    claudeCode: `claude mcp add --transport http ${SERVER_NAME} ${shellQuote(mcpUrl)} --header ${header}`,
+    json: pretty({
+      mcpServers: { [SERVER_NAME]: { url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } },
+    }),
+    curlList: curl({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    curlCall: curl({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'usage', arguments: {} } }),
+  };
+}
+
+/** The MCP URL of a choice of toolsets and read-only (what the connect page builds). */
+export function selectionUrl(mcpUrl: string, toolsets: readonly string[] | null, readOnly: boolean): string {
+  const base = readOnly ? `${mcpUrl}/readonly` : mcpUrl;
+  return toolsets === null ? base : `${base}?toolsets=${toolsets.join(',')}`;
+}

@@ -15,6 +15,8 @@ export interface TeamPageErrors {
   form?: string;
   name?: string;
   confirm?: string;
+  /** The access token settings' lifetime field. */
+  max_days?: string;
   invite?: InviteErrors;
 }
 
@@ -67,7 +69,7 @@ export function TeamPage(props: {
           <a href="/workspaces/new">create a team</a>.
         </p>
       )}
-      {team ? <TeamRules c={c} ws={ws} settings={overview.settings} /> : null}
+      {team ? <TeamRules c={c} ws={ws} settings={overview.settings} tokenError={errors.max_days} /> : null}
       {team && admin ? (
         <InviteSection
           c={c}

@@ -38,7 +38,13 @@ export const oauthGrants = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     clientId: text('client_id').notNull(),
+    kind: text('kind', { enum: ['oauth', 'access_token'] })
+      .notNull()
+      .default('oauth'),
+    name: text('name'),
     scopes: text('scopes').notNull(),
+    toolsets: text('toolsets'),
+    readOnly: boolean('read_only').notNull().default(false),
     resource: text('resource').notNull(),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     lastUsedAt: bigint('last_used_at', { mode: 'number' }),
@@ -70,6 +76,8 @@ export const oauthCodes = pgTable(
     redirectUriSent: boolean('redirect_uri_sent').notNull().default(true),
     codeChallenge: text('code_challenge').notNull(),
     scopes: text('scopes').notNull(),
+    toolsets: text('toolsets'),
+    readOnly: boolean('read_only').notNull().default(false),
     resource: text('resource').notNull(),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
@@ -118,6 +126,8 @@ export const consents = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     scopes: text('scopes').notNull(),
+    toolsets: text('toolsets'),
+    readOnly: boolean('read_only').notNull().default(false),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
   },

@@ -7,6 +7,8 @@ export const workspaces = pgTable('workspaces', {
   name: text('name').notNull(),
   kind: text('kind', { enum: ['personal', 'team'] }).notNull(),
   membersReadTeamWork: boolean('members_read_team_work').notNull().default(true),
+  accessTokensAllowed: boolean('access_tokens_allowed').notNull().default(true),
+  accessTokenMaxDays: integer('access_token_max_days').notNull().default(90),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
 });

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { WorkspaceSummary } from '../../../accounts/workspaces.js';
 import type { AppEnv, SessionUser } from '../../../http/env.js';
+import type { AccessTokenView } from '../../../teams/access-token-list.js';
 import type { AppWithPermissions } from '../../../teams/app-permissions.js';
 import { csrfField } from '../../csrf.js';
 import { FormError, Notice } from '../../kit/fields.js';
@@ -8,6 +9,7 @@ import { PermissionList } from '../../kit/permissions.js';
 import { CardTable, type Column } from '../../kit/table.js';
 import { Time } from '../../kit/time.js';
 import { Frame, TeamHeader, type TeamNav, teamPath } from '../frame.js';
+import { WorkspaceTokens } from './tokens.js';
 
 /**
  * Connected apps, one row each: the app, whose it is or where, what it can do now in words (granted and
@@ -100,6 +102,7 @@ export function WorkspaceAppsPage(props: {
   user: SessionUser;
   ws: TeamNav;
   apps: AppWithPermissions[];
+  tokens: AccessTokenView[];
   notice?: string | null;
   error?: string | null;
 }) {
@@ -120,6 +123,7 @@ export function WorkspaceAppsPage(props: {
         showUser
         showWorkspace={false}
       />
+      <WorkspaceTokens c={props.c} tokens={props.tokens} action={teamPath(ws, '/tokens/revoke')} />
     </Frame>
   );
 }

@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { listWorkspacesForUser } from '../../../accounts/workspaces.js';
 import type { AppEnv, SessionUser } from '../../../http/env.js';
+import { workspaceAccessTokens } from '../../../teams/access-token-list.js';
+import { revokeWorkspaceAccessToken } from '../../../teams/access-tokens.js';
 import { connectedAppsOf, workspaceAppsWithPermissions } from '../../../teams/app-permissions.js';
 import { revokeOwnApp, revokeWorkspaceApp } from '../../../teams/apps.js';
 import { isAdminRole } from '../../../teams/teams.js';
@@ -15,6 +17,7 @@ import { MyAppsPage, WorkspaceAppsPage } from './page.js';
 
 const APP_NOTICES: Record<string, string> = {
   revoked: 'App disconnected. Its next request is refused; it can ask you again.',
+  token_revoked: 'Access token revoked. Its next request is refused.',
 };
 
 /** Connected apps: a person's own (/account/apps) and, for admins, every app in a workspace. */
@@ -56,6 +59,7 @@ export function appRoutes(t: TeamContext) {
         user={user}
         ws={ws}
         apps={await workspaceAppsWithPermissions(db, ws.id)}
+        tokens={await workspaceAccessTokens(db, ws.id)}
         notice={extra.notice ?? null}
         error={extra.error ?? null}
       />,
@@ -98,6 +102,24 @@ export function appRoutes(t: TeamContext) {
       return workspaceApps(c, g.user, ws, { error: outcome.message }, outcome.status);
     }
     return c.redirect(`${teamPath({ id: c.req.param('id') })}/apps?done=revoked`, 303);
+  });
+
+  app.post('/workspaces/:id/tokens/revoke', t.sameOrigin, async (c) => {
+    const g = await t.poster(c);
+    if ('done' in g) return g.done;
+    const outcome = await revokeWorkspaceAccessToken(
+      db,
+      c.req.param('id'),
+      g.user.id,
+      one(g.form, 'token', ID_MAX_LENGTH),
+    );
+    if (!outcome.ok) {
+      const ws = await t.workspaceOf(c, g.user);
+      if (!ws) return t.notFound(c, g.user);
+      if (!isAdminRole(ws.role)) return t.adminsOnly(c, g.user, ws);
+      return workspaceApps(c, g.user, ws, { error: outcome.message }, outcome.status);
+    }
+    return c.redirect(`${teamPath({ id: c.req.param('id') })}/apps?done=token_revoked`, 303);
   });
 
   return app;

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/env.js';
+import { setAccessTokenSettings } from '../../../teams/access-token-settings.js';
 import { setTeamSettings } from '../../../teams/team-settings.js';
 import { createTeam, deleteTeam, leaveTeam, renameTeam } from '../../../teams/teams.js';
 import { one } from '../../kit/form-data.js';
@@ -68,6 +69,17 @@ export function teamSettingsRoutes(t: TeamContext) {
     if ('done' in g) return g.done;
     const outcome = await setTeamSettings(db, c.req.param('id'), g.user.id, {
       membersReadTeamWork: one(g.form, 'members_read_team_work', 10) === 'on',
+    });
+    if (!outcome.ok) return t.teamRefusal(c, g.user, outcome);
+    return t.back(c, c.req.param('id'), 'settings');
+  });
+
+  app.post('/workspaces/:id/access-tokens', t.sameOrigin, async (c) => {
+    const g = await t.poster(c);
+    if ('done' in g) return g.done;
+    const outcome = await setAccessTokenSettings(db, c.req.param('id'), g.user.id, {
+      allowed: one(g.form, 'access_tokens_allowed', 10) === 'on',
+      maxDays: one(g.form, 'max_days', 20),
     });
     if (!outcome.ok) return t.teamRefusal(c, g.user, outcome);
     return t.back(c, c.req.param('id'), 'settings');
