@@ -100,8 +100,8 @@ export function Automation(props: { mcpUrl: string; signedIn: boolean; choice: T
         ) : null}
         <p class="muted">
           The same by header: <code>X-MCP-Toolsets: searches,posts</code> and{' '}
-          <code>X-MCP-Readonly: true</code>. When you allow an app, you can narrow its tools the same way, and
-          change them later on your account page.
+          <code>X-MCP-Readonly: true</code>. The tools a connected app sees can also be changed on your
+          account page.
         </p>
       </section>
     </div>
