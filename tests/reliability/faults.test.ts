@@ -109,8 +109,13 @@ async function callTool(bearer: string, name: string, args: Record<string, unkno
   return { result, ms, text: result.content[0].text as string };
 }
 
+/** Each call its own search: identical submits share one upstream search (nothing paid twice). */
+let searchNumber = 0;
 const search = (bearer: string) =>
-  callTool(bearer, 'submit_keyword_search', { query: 'heat pumps', platforms: ['twitter'] });
+  callTool(bearer, 'submit_keyword_search', {
+    query: `heat pumps ${++searchNumber}`,
+    platforms: ['twitter'],
+  });
 const many = <T>(f: () => Promise<T>) => Promise.all(Array.from({ length: PARALLEL }, f));
 
 function resources(): Map<string, number> {
