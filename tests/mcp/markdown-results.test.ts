@@ -112,6 +112,16 @@ describe('markdown for every result a model reads', () => {
     );
   });
 
+  it('run actions in words: update, delete', async () => {
+    const id = (await call('list_agent_runs')).data.runs[0].id;
+    const updated = await call('update_agent_run', { run_id: id, pinned: true, label: 'Heat pumps' });
+    expect(updated.text).toBe(`Agent run ${id} updated: pinned, labelled "Heat pumps".`);
+    const listed = await call('list_agent_runs');
+    expect(tableRows(listed.text)[0]?.[5]).toBe('pinned, Heat pumps');
+    const deleted = await call('delete_agent_run', { run_id: id });
+    expect(deleted.text).toBe(`Agent run ${id} deleted: it no longer appears in lists.`);
+  });
+
   it('schedules: what they do and when in words, their runs in a table, report previews fenced', async () => {
     const created = await call('create_agent_schedule', {
       name: 'Morning heat pumps',

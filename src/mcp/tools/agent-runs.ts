@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clip } from '../results/fence.js';
 import { runListOutput } from '../results/lists.js';
 import { isTerminal } from '../results/runs.js';
 import { runResult, runWork, settleRun, startInput } from './agent-run-work.js';
@@ -99,7 +100,10 @@ export const cancelAgentRun = defineTool({
   team: { change: 'run', idArg: 'run_id' },
   async run(args, ctx) {
     const result = await ctx.upstream.cancelRun(ctx.creds, args.run_id, { signal: ctx.signal });
-    return { data: { id: args.run_id, ...result }, text: `Agent run ${args.run_id} cancelled.`, json: true };
+    return {
+      data: { id: args.run_id, ...result },
+      text: `Agent run ${args.run_id} cancelled: it ends as ${String(result.status ?? 'failed')}.`,
+    };
   },
 });
 
@@ -121,7 +125,6 @@ export const rerunAgentRun = defineTool({
     return {
       data: { id: args.run_id, ...result },
       text: `Agent run ${args.run_id} re-enqueued (${String(result.status ?? 'pending')}). Call get_agent_run later for the report.`,
-      json: true,
     };
   },
 });
@@ -149,7 +152,14 @@ export const updateAgentRun = defineTool({
   async run(args, ctx) {
     const { run_id, ...body } = args;
     const result = await ctx.upstream.updateRun(ctx.creds, run_id, compact(body), { signal: ctx.signal });
-    return { data: { id: run_id, ...result }, text: `Agent run ${run_id} updated.`, json: true };
+    const now = [
+      typeof result.pinned === 'boolean' ? (result.pinned ? 'pinned' : 'not pinned') : null,
+      typeof result.label === 'string' ? `labelled "${clip(result.label, 200)}"` : null,
+    ].filter(Boolean);
+    return {
+      data: { id: run_id, ...result },
+      text: `Agent run ${run_id} updated${now.length ? `: ${now.join(', ')}` : ''}.`,
+    };
   },
 });
 
@@ -167,7 +177,10 @@ export const deleteAgentRun = defineTool({
   team: { change: 'run', idArg: 'run_id' },
   async run(args, ctx) {
     const result = await ctx.upstream.deleteRun(ctx.creds, args.run_id, { signal: ctx.signal });
-    return { data: { id: args.run_id, ...result }, text: `Agent run ${args.run_id} deleted.`, json: true };
+    return {
+      data: { id: args.run_id, ...result },
+      text: `Agent run ${args.run_id} deleted: it no longer appears in lists.`,
+    };
   },
 });
 

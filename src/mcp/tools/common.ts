@@ -60,7 +60,7 @@ export const pageArg = z.number().int().min(1).describe('100 per page.');
 
 /** A list's status filter: `show` alone could be read as which fields to show. */
 export const showArg = <T extends readonly [string, ...string[]]>(statuses: T) =>
-  z.enum(statuses).describe('Status filter, default all.');
+  z.enum(statuses).describe('Status filter.');
 
 /** `full` is the raw record, not a longer summary: a model could read it either way. */
 export const detailArg = z.enum(DETAILS).describe('full: raw JSON.');
@@ -113,7 +113,7 @@ export const keywordPostsInput = z.strictObject({
   platform: z
     .enum(['all', ...POST_KINDS])
     .optional()
-    .describe('Default all. youtube_comment: comments on the videos.'),
+    .describe('youtube_comment: comments on the videos.'),
 });
 
 /** A user search's posts are one account's, on the one platform searched: no filter to give. */

@@ -177,7 +177,7 @@ export const getKeywordSearchPostsData = defineTool({
   name: 'get_keyword_search_posts_data',
   title: 'Posts of a keyword search',
   summary: 'The raw posts a keyword search collected, per platform, paged with limit and offset.',
-  description: "A page of a keyword search's posts; call again with next_offset until it is absent. Free.",
+  description: "A page of a keyword search's posts; next_offset says where the next starts. Free.",
   scope: 'searches:read',
   toolset: 'posts',
   input: keywordPostsInput,

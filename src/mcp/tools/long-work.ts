@@ -13,16 +13,16 @@ import type { JobKind, LongWork, Reused, Settled, ToolContext, ToolOptions, Tool
  */
 
 /**
- * The argument that skips reuse, on every tool with long work. No description: its name says it, the
- * reuse notice names it when it matters, and each word here is in every model's context.
+ * The argument that skips reuse, on every tool with long work. Described in a few words: read as a
+ * plain refresh it would spend credits a reuse saves (every word here is in every model's context).
  */
-export const forceNewArg = z.boolean().optional();
+export const forceNewArg = z.boolean().optional().describe('No reuse: runs anew, spends credits.');
 
 /**
- * The get tools' argument that waits again, up to the same limit as the submit. No description: every
- * result that needs it spells out the call (`nextCall`), and each word here is in every model's context.
+ * The get tools' argument that waits again, up to the same limit as the submit; every result that
+ * needs it spells out the call (`nextCall`), and its few words say it waits rather than how long.
  */
-export const waitArg = z.boolean().optional();
+export const waitArg = z.boolean().optional().describe('Waits like a submit.');
 
 /** A tool call of long work: started (or reused), then settled within the call's wait limit. */
 export function startThenSettle<A extends { force_new?: boolean | undefined }>(

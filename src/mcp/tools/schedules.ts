@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clip } from '../results/fence.js';
 import { scheduleListResult, scheduleResult, scheduleRunsResult } from '../results/schedules.js';
 import { creditsArg, modeArg, platformsArg, timeWindowArg } from './agent-run-work.js';
 import { listInput } from './agent-runs.js';
@@ -202,8 +203,7 @@ export const deleteAgentSchedule = defineTool({
     const result = await ctx.upstream.deleteSchedule(ctx.creds, args.schedule_id, { signal: ctx.signal });
     return {
       data: { ...result, id: args.schedule_id, deleted: true },
-      text: `Schedule ${args.schedule_id} deleted${typeof result.message === 'string' ? `: ${result.message}` : '.'}`,
-      json: true,
+      text: `Schedule ${args.schedule_id} deleted, with its run history${typeof result.message === 'string' ? ` (upstream: "${clip(result.message, 200)}")` : ''}; the agent runs it made stay.`,
     };
   },
 });

@@ -127,7 +127,7 @@ export const getUserSearchPostsData = defineTool({
   name: 'get_user_search_posts_data',
   title: 'Posts of a user search',
   summary: 'The raw posts a user search collected, paged with limit and offset.',
-  description: "A page of a user search's posts; call again with next_offset until it is absent. Free.",
+  description: "A page of a user search's posts; next_offset says where the next starts. Free.",
   scope: 'searches:read',
   toolset: 'posts',
   input: userPostsInput,
