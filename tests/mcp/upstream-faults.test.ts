@@ -64,12 +64,12 @@ describe('upstream errors become sentences a model can act on', () => {
     const { client } = await session(connectV2, { credits: 0 });
     const r = await client.callTool({ name: 'submit_keyword_search', arguments: { query: 'no money' } });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/Out of credits.*needs 1 credit\(s\) and 0 are available/);
+    expect(textOf(r)).toMatch(/Out of credits.*needs 1 credit\(s\) and the account has 0 left/);
     const run = await client.callTool({
       name: 'start_agent_run',
       arguments: { question: 'q', available_credits: 2 },
     });
-    expect(textOf(run)).toMatch(/needs 2 credit\(s\) and 0 are available/);
+    expect(textOf(run)).toMatch(/needs 2 credit\(s\) and the account has 0 left/);
     await client.close();
   });
 

@@ -58,7 +58,7 @@ export function errorMessage(error: unknown, tool: ToolDef, credentials: Credent
       const c = error.credits;
       const numbers =
         c && (c.required !== null || c.available !== null)
-          ? `; it needs ${c.required ?? 'more'} credit(s) and ${c.available ?? 'too few'} are available`
+          ? `; it needs ${c.required ?? 'more'} credit(s) and the account has ${c.available ?? 'too few'} left`
           : '';
       return `Out of credits (402): nothing was started${numbers}. Ask the user to top up credits or wait for the credit period to reset.`;
     }
