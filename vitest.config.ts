@@ -35,6 +35,10 @@ const ONCE = [
   'tests/mcp/toolsets.test.ts',
   // The clients' side of long work: reuse's database rules run on both engines in recent-submits.
   'tests/mcp/long-work.test.ts',
+  // Tasks against the synchronous call and against the SDK's own bytes, and through the extension's
+  // client: the tasks table's rules run on both engines in task-store and tasks.
+  'tests/mcp/task-wire.test.ts',
+  'tests/mcp/tasks-client.test.ts',
   'tests/metrics/config.test.ts',
   'tests/metrics/readme.test.ts',
   'tests/oauth/ssrf.test.ts',
@@ -43,6 +47,8 @@ const ONCE = [
   'tests/web/cookies.test.ts',
   'tests/web/snippets.test.ts',
   'tests/reliability/crash-safety.test.ts',
+  // A gateway process killed and started again on its SQLite file (two instances cover PostgreSQL).
+  'tests/reliability/task-restart.test.ts',
   // Layout at phone and desktop widths (overflow, axe, screenshots): the same HTML on either engine,
   // whose data paths the pages' own tests cover on both. Run once, they keep CI's whole run under its
   // 20 minutes (they were 440 s of its ~1,560 s of test time on both engines).

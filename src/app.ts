@@ -103,8 +103,10 @@ export function createApp(deps: AppDeps): App {
   );
 
   const mcp = createMcpHttpHandler(
-    { config, db, logger, upstream: deps.upstream },
+    { config, db, logger, upstream: deps.upstream, secrets: deps.secrets },
     {
+      taskRetentionMs: config.mcp.taskRetentionMs,
+      taskLeaseMs: config.mcp.taskLeaseMs,
       searchMaxWaitMs: config.mcp.searchMaxWaitMs,
       runMaxWaitMs: config.mcp.runMaxWaitMs,
       maxResultBytes: config.mcp.maxResultBytes,

@@ -51,6 +51,10 @@ export interface Config {
     pollsPerSecond: number;
     /** ALLOW_UPSTREAM_HEADERS: /mcp serves a client that sends the two upstream headers instead of a bearer. */
     acceptUpstreamHeaders: boolean;
+    /** TASK_RETENTION_HOURS: how long an ended task of the tasks extension stays readable. */
+    taskRetentionMs: number;
+    /** TASK_LEASE_SECONDS: how long an instance's claim on a task's background work holds unrenewed. */
+    taskLeaseMs: number;
   };
   /** Origins besides PUBLIC_URL's that may call /mcp from a browser (DNS-rebinding defence). */
   allowedOrigins: string[];
@@ -200,6 +204,9 @@ export const schema = z.object({
   UPSTREAM_TIMEOUT_MS: wholeNumber('30000', 100, 300_000, 'milliseconds'),
   // 40: about 1 ms of CPU per poll here (bench), so 1,000 waiting calls cost about 4 % of a core (issue 18: < 5 %).
   UPSTREAM_POLLS_PER_SECOND: wholeNumber('40', 1, 100_000, 'polls a second'),
+  TASK_RETENTION_HOURS: wholeNumber('24', 1, 24 * 30, 'hours'),
+  // 30: another instance resumes a stopped one's tasks within a lease; renewed every 10 s.
+  TASK_LEASE_SECONDS: wholeNumber('30', 1, 3600, 'seconds'),
   METRICS_TOKEN: z
     .string()
     .regex(
@@ -324,6 +331,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
       pollsPerSecond: e.UPSTREAM_POLLS_PER_SECOND,
       acceptUpstreamHeaders: e.ALLOW_UPSTREAM_HEADERS === 'true',
+      taskRetentionMs: e.TASK_RETENTION_HOURS * 3_600_000,
+      taskLeaseMs: e.TASK_LEASE_SECONDS * 1000,
     },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     housekeepingIntervalMs: e.HOUSEKEEPING_INTERVAL_SECONDS * 1000,

@@ -6,6 +6,7 @@ import { type Store, statementRows } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 import { purgeWaitingCalls } from '../mcp/cancellation/call-directory.js';
 import { purgeRecentSubmits } from '../mcp/reuse/recent-submits.js';
+import { purgeTasks } from '../mcp/tasks/task-store.js';
 import { purgeExpiredOAuth } from '../oauth/purge.js';
 
 export interface PurgeCounts {
@@ -19,6 +20,7 @@ export interface PurgeCounts {
   rateLimits: number;
   waitingCalls: number;
   recentSubmits: number;
+  tasks: number;
 }
 
 export interface PurgeOptions {
@@ -29,8 +31,8 @@ export interface PurgeOptions {
 /**
  * The periodic clean-up, composed from each part's own purge: expired OAuth codes, tokens, dead grants,
  * idle clients and consent decisions (oauth), expired browser sessions and rate-limit counters
- * (accounts), audit rows past the retention (audit), waiting-call rows a stopped instance left and
- * submits past their reuse (mcp).
+ * (accounts), audit rows past the retention (audit), waiting-call rows a stopped instance left,
+ * submits past their reuse and tasks past their time to live (mcp).
  * It lives apart from those parts so none of them imports another for it. Every delete is idempotent,
  * so instances sharing a database may all run it.
  */
@@ -49,8 +51,9 @@ export async function purgeExpired(
   const rateLimits = await purgeRateLimits(db, now);
   const waitingCalls = await purgeWaitingCalls(db, now);
   const recentSubmits = await purgeRecentSubmits(db, now);
+  const tasks = await purgeTasks(db, now);
   await keepPlannerInformed(db);
-  return { ...oauth, sessions, auditEvents, rateLimits, waitingCalls, recentSubmits };
+  return { ...oauth, sessions, auditEvents, rateLimits, waitingCalls, recentSubmits, tasks };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { OpenStore } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
+import type { SecretBox } from '../security/secrets.js';
 import { teamToolPolicy } from '../teams/tool-policy.js';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.js';
 import { DEFAULT_VIEWS_DIR, ViewCatalog } from './apps/catalog.js';
@@ -23,6 +24,8 @@ import { SdkBypass } from './sdk-bypass/bypass.js';
 import type { BypassMode } from './sdk-bypass/paths.js';
 import { ToolsListCache } from './sdk-bypass/tools-list-cache.js';
 import { requestServer } from './serve-request.js';
+import { Tasks } from './tasks/tasks.js';
+import { toolByName } from './tools/index.js';
 import { DEFAULT_TOOL_OPTIONS, type ToolOptions } from './tools/types.js';
 import { TimerWheel } from './waiting/timer-wheel.js';
 import { WaitScheduler } from './waiting/wait-scheduler.js';
@@ -34,6 +37,8 @@ export interface McpHandlerDeps {
   db: OpenStore;
   logger: Logger;
   upstream: { searchUrl: string; agentUrl: string };
+  /** Opens the workspaces' credentials, for tasks settled after a restart or on another instance. */
+  secrets: SecretBox;
 }
 
 export interface McpHandlerOptions extends Partial<ToolOptions> {
@@ -49,6 +54,12 @@ export interface McpHandlerOptions extends Partial<ToolOptions> {
   sdkBypass?: BypassMode;
   /** SSE keep-alive comment interval (default 15 s, the SDK's own default). */
   sseKeepAliveMs?: number;
+  /** How long an ended task is kept (default 24 h; TASK_RETENTION_HOURS). */
+  taskRetentionMs?: number;
+  /** How long a claim on a task's background work holds without renewal (default 30 s; TASK_LEASE_SECONDS). */
+  taskLeaseMs?: number;
+  /** How long a task's work is waited for at most (default 6 h), then it completes with where it stands. */
+  taskMaxWorkMs?: number;
 }
 
 export interface McpHttpHandler {
@@ -96,12 +107,27 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     waits: new WaitScheduler(toolOptions, shutdown.signal, Date.now, wheel),
     reuse: new RecentSubmits(deps.db, logger),
   };
+  const tasks = new Tasks({
+    db: deps.db,
+    secrets: deps.secrets,
+    catalog,
+    logger,
+    serverInfo: SERVER_INFO,
+    toolByName,
+    leaseMs: options.taskLeaseMs ?? 30_000,
+    retentionMs: options.taskRetentionMs ?? 24 * 3_600_000,
+    maxWorkMs: options.taskMaxWorkMs ?? 6 * 3_600_000,
+  });
+  const tasksStarted = tasks.start().catch((err: unknown) => {
+    logger.error({ err }, 'cannot resume the tasks of stopped instances');
+  });
   const views = new ViewCatalog(options.viewsDir ?? DEFAULT_VIEWS_DIR, logger);
   const servers = new PerRequestServers({
     surface: { resources: new ResourceReader(catalog), prompts: new PromptCatalog(), views, deps: catalog },
     logger,
     keepAliveMs,
-    serverOptions: serverOptions(toolOptions),
+    serverOptions: serverOptions({ ...toolOptions, tasks: true }),
+    tasks,
   });
   const bypass = new SdkBypass({
     exchange: servers.exchange,
@@ -110,6 +136,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     keepAliveMs,
     logger,
     serverInfo: SERVER_INFO,
+    tasks,
   });
   const serve = requestServer({
     compiled: compileAll(catalog),
@@ -118,6 +145,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     servers,
     bypass,
     mode: options.sdkBypass ?? 'full',
+    tasks: true,
   });
 
   return {
@@ -134,6 +162,9 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       shutdown.abort();
       const drained = Promise.allSettled([...catalog.running]);
       await Promise.race([drained, sleep(SHUTDOWN_DRAIN_MS, undefined, { ref: false })]);
+      // Tasks' work stopped waiting without ending them: their leases are handed back to be resumed.
+      await tasksStarted;
+      await tasks.stop();
       await sleep(50);
       await servers.close();
       await listening;

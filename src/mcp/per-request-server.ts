@@ -9,6 +9,9 @@ import type { Logger } from '../logger.js';
 import { registerToolsWithViews } from './apps/register.js';
 import { type CompiledTool, registerTools } from './catalog/catalog.js';
 import { registerSurface, type Surface } from './resources/register.js';
+import { TASKS_EXTENSION } from './tasks/declaration.js';
+import { registerTaskMethods } from './tasks/sdk-methods.js';
+import type { Tasks } from './tasks/tasks.js';
 
 export const SERVER_INFO = { name: 'social-intel-mcp', version: '0.1.0' };
 
@@ -38,6 +41,8 @@ export interface PerRequestServersDeps {
   keepAliveMs: number;
   /** serverOptions() for this server's tool options. */
   serverOptions: ReturnType<typeof serverOptions>;
+  /** The tasks, whose methods every request but a tools/call may be (absent: none are kept). */
+  tasks?: Tasks;
 }
 
 /**
@@ -91,14 +96,22 @@ export class PerRequestServers {
       return server;
     }
     registerEverything(server, plan?.tools ?? [], this.deps.surface, plan?.views === true);
+    if (this.deps.tasks) registerTaskMethods(server, this.deps.tasks);
     return server;
   }
 }
 
-/** Every server's capabilities and instructions, whatever serves it (here, or stdio's one connection). */
-export function serverOptions(options: { searchMaxWaitMs: number; runMaxWaitMs: number }) {
+/**
+ * Every server's capabilities and instructions, whatever serves it (here, or stdio's one connection).
+ * Where tasks are kept, the tasks extension is stated (SEP-2663 "Capability Negotiation": an empty
+ * object in `capabilities.extensions`, which server/discover answers with).
+ */
+export function serverOptions(options: { searchMaxWaitMs: number; runMaxWaitMs: number; tasks?: boolean }) {
   return {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: {
+      tools: { listChanged: false },
+      ...(options.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+    },
     instructions: serverInstructions(options),
   };
 }

@@ -18,6 +18,8 @@ export interface RequestServerParts {
   servers: PerRequestServers;
   bypass: SdkBypass;
   mode: BypassMode;
+  /** This server keeps tasks (../tasks/): the extension's requests are served. */
+  tasks: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export function requestServer(parts: RequestServerParts) {
     const cacheable = listCache.keyFor(request, body, `${reach.key}${views ? ' +views' : ''}`);
     const hit = cacheable && listCache.replay(cacheable.key, cacheable.id);
     if (hit) return hit;
-    const facts = requestFacts(request, body, authInfo, compiled);
+    const facts = requestFacts(request, body, authInfo, compiled, caller, parts.tasks);
     const decision = decide(facts, parts.mode);
     // The SDK keys what it registers by this request's auth info object: each request gets its own.
     const own = { ...authInfo };
@@ -75,6 +77,8 @@ function requestFacts(
   body: unknown,
   authInfo: AuthInfo,
   compiled: CompiledCatalog,
+  caller: Caller | undefined,
+  tasks: boolean,
 ): RequestFacts {
   const target = toolCallTarget(body);
   const def = target === null ? undefined : toolByName(target);
@@ -86,6 +90,8 @@ function requestFacts(
     tool: def ? compiled.byName.get(def.name) : undefined,
     granted: scope !== undefined && authInfo.scopes.includes(scope),
     refusal: (authInfo.extra as { refusal?: CallToolResult } | undefined)?.refusal,
+    caller,
+    tasks,
   };
 }
 

@@ -203,6 +203,26 @@ async function populate(db: Store): Promise<void> {
     finishedAt: null,
     expiresAt: NOW + 600_000,
   });
+  await db.orm.insert(t.tasks).values({
+    id: 'sha256-of-a-task-id',
+    ownerUserId: 'bob',
+    ownerClientId: 'client-1',
+    ownerWorkspaceId: 'w-team',
+    tool: 'submit_keyword_search',
+    args: '{"query":"heat pumps"}',
+    jobKind: 'keyword_search',
+    jobId: '42',
+    reusedAgeMs: null,
+    status: 'completed',
+    statusMessage: 'Done: keyword search 42.',
+    createdAt: NOW,
+    updatedAt: NOW,
+    nextPollAt: null,
+    result: '{"content":[],"resultType":"complete"}',
+    leaseOwner: null,
+    leaseUntil: 0,
+    expiresAt: NOW + 86_400_000,
+  });
   for (let start = 0; start < AUDIT_ROWS; start += 500) {
     await db.orm.insert(t.auditEvents).values(
       Array.from({ length: Math.min(500, AUDIT_ROWS - start) }, (_, i) => ({

@@ -14,6 +14,7 @@ import { createMcpHttpHandler } from '../../src/mcp/handler.js';
 import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 import { EVERY_TOOL } from '../../src/mcp/tools/toolsets.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
+import { SecretBox } from '../../src/security/secrets.js';
 import { listen } from '../../src/server.js';
 import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
 
@@ -48,6 +49,7 @@ const ours = createMcpHttpHandler({
   db,
   logger,
   upstream: { searchUrl: 'http://127.0.0.1:9', agentUrl: 'http://127.0.0.1:9' },
+  secrets: new SecretBox(config.secretKeys),
 });
 
 // The documented pattern: a fresh server with every tool registered from its zod schemas per request.

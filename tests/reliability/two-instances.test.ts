@@ -15,6 +15,7 @@ import type { Gateway } from '../helpers/gateway.js';
 import { issueTestToken } from '../helpers/grants.js';
 import type { Json } from '../helpers/harness.js';
 import { freshAddress, registerClient } from '../helpers/oauth-http.js';
+import { callTool, getTask, untilEnded } from '../helpers/tasks.js';
 import { ageTokenFamily } from '../helpers/token-checks.js';
 import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
 
@@ -226,6 +227,29 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     expect(requests.filter((r) => r.method === 'POST' && r.path === '/api/iq/keyword_search')).toHaveLength(
       1,
     );
+  });
+
+  it('a task created on instance A is polled on instance B until it completes', async () => {
+    const upstreamToken = await two.sandbox.credential({ speed: 'demo' });
+    const { accessToken } = await issueTestToken(two.view, { upstreamToken });
+    const url = `${two.proxy.url}/mcp`;
+    await two.sandbox.control('POST', '/clock', { freeze: true });
+    try {
+      two.proxy.pin(0);
+      const created = await callTool(url, accessToken, 'submit_keyword_search', { query: 'two instances' });
+      const { taskId } = created.message.result;
+      expect(created.message.result.status).toBe('working');
+      two.proxy.pin(1);
+      expect((await getTask(url, accessToken, taskId)).message.result.status).toBe('working');
+      await two.sandbox.advance(60_000);
+      // A settles it; B reads what A wrote.
+      const done = await untilEnded(url, accessToken, taskId, 30_000);
+      expect(done.status).toBe('completed');
+      expect(done.result.structuredContent).toMatchObject({ completed: true, status: 'finished' });
+    } finally {
+      two.proxy.pin(null);
+      await two.sandbox.control('POST', '/clock', { freeze: false });
+    }
   });
 
   it('an access token revoked through instance B is refused at once by instance A, which had it in memory', async () => {

@@ -1,12 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { MemberCaller } from '../auth/caller.js';
 import { DirectCalls } from './direct-call.js';
 import type { Decision, RequestFacts } from './paths.js';
+import { TaskCalls, type TaskCallsDeps } from './task-call.js';
 import { WaitingCalls } from './waiting-call.js';
 import { DirectWaitingCall, type DirectWaitingDeps } from './waiting-direct.js';
 
-/** What the bypass needs of the server: the same for all three of its paths. */
-export type BypassDeps = DirectWaitingDeps;
+/** What the bypass needs of the server; the tasks, where the server keeps them (../tasks/). */
+export type BypassDeps = DirectWaitingDeps & { tasks?: TaskCallsDeps['tasks'] };
 
 /** The paths of ./paths.ts:decide that answer outside the SDK (or frame around it). */
 export type BypassDecision = Exclude<Decision, { path: 'sdk' | 'sdk-one-tool' | 'sdk-refusal' }>;
@@ -15,10 +17,12 @@ export type BypassDecision = Exclude<Decision, { path: 'sdk' | 'sdk-one-tool' | 
 export class SdkBypass {
   private readonly direct: DirectCalls;
   private readonly framed: WaitingCalls;
+  private readonly tasks: TaskCalls | null;
 
   constructor(private readonly deps: BypassDeps) {
     this.direct = new DirectCalls(deps);
     this.framed = new WaitingCalls(deps);
+    this.tasks = deps.tasks ? new TaskCalls({ ...deps, tasks: deps.tasks }) : null;
   }
 
   /**
@@ -31,6 +35,7 @@ export class SdkBypass {
     authInfo: AuthInfo,
     outgoing: ServerResponse | undefined,
   ): Promise<Response> {
+    if (decision.path === 'task-get') return (this.tasks as TaskCalls).get(decision.get, facts.caller);
     const def = facts.def as NonNullable<RequestFacts['def']>;
     const tool = facts.tool as NonNullable<RequestFacts['tool']>;
     const { request, body: parsedBody } = facts;
@@ -57,6 +62,8 @@ export class SdkBypass {
         }).serve();
       case 'waiting-framed':
         return this.framed.serve(request, authInfo, parsedBody, def, tool);
+      case 'task-create':
+        return (this.tasks as TaskCalls).create(decision.call, request, def, facts.caller as MemberCaller);
     }
   }
 }

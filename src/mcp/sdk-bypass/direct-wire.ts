@@ -17,10 +17,10 @@ import { outputCheckFor } from './output-check.js';
  */
 
 /** The one 2026-07-28-era revision this SDK serves (SUPPORTED_MODERN_PROTOCOL_VERSIONS). */
-const MODERN_REVISION = '2026-07-28';
+export const MODERN_REVISION = '2026-07-28';
 
 /** The 2026-07-28 envelope keys a tools/call may carry in `_meta` (beside a progress token). */
-const ENVELOPE_KEYS = new Set([
+export const ENVELOPE_KEYS = new Set([
   'io.modelcontextprotocol/protocolVersion',
   'io.modelcontextprotocol/clientInfo',
   'io.modelcontextprotocol/clientCapabilities',
@@ -34,14 +34,15 @@ export interface PlainCall {
   progressToken: string | number | undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const isId = (value: unknown): value is string | number =>
+export const isId = (value: unknown): value is string | number =>
   typeof value === 'string' || Number.isSafeInteger(value);
 
 /** RFC 9110 §5.6.3 optional whitespace trimmed, as the SDK reads its standard headers. */
-const withoutOws = (value: string | null) => (value === null ? null : value.replace(/^[ \t]+|[ \t]+$/g, ''));
+export const withoutOws = (value: string | null) =>
+  value === null ? null : value.replace(/^[ \t]+|[ \t]+$/g, '');
 
 /** The SDK classifier's verdicts on the calls plainToolCall lets through, by what they depend on. */
 const verdicts = new Map<string, 'modern' | 'legacy' | null>();
@@ -49,28 +50,30 @@ const VERDICTS_KEPT = 1_000;
 
 /**
  * The era the SDK's own classifier (classifyInboundRequest) gives a tools/call of the shape
- * plainToolCall checks: 'modern' for a 2026-07-28 request of a revision this SDK serves, 'legacy' for a
+ * plainToolCall checks (or a tasks/get of the shape ./task-wire.ts:plainTaskGet checks): 'modern' for a 2026-07-28 request of a revision this SDK serves, 'legacy' for a
  * 2025-era request without a claim, null for anything else (a rejection, another route). For such a
  * body its verdict depends only on the standard headers and the envelope: the JSON-RPC shape, the id,
  * the arguments and a (valid) progress token it checks are the same for all of them. So it is asked once
  * per distinct (headers, envelope), with a body of that shape, and remembered: a client sends the same
  * envelope with every call, and classifying costs zod parses (two of them failing) each time.
  */
-function eraOf(
+export function eraOf(
   versionHeader: string | null,
   methodHeader: string | null,
   envelope: Record<string, unknown> | null,
+  method: 'tools/call' | 'tasks/get' = 'tools/call',
 ): 'modern' | 'legacy' | null {
-  const key = JSON.stringify([versionHeader, methodHeader, envelope]);
+  const key = JSON.stringify([versionHeader, methodHeader, envelope, method]);
   const known = verdicts.get(key);
   if (known !== undefined) return known;
+  const params: Record<string, unknown> = method === 'tools/call' ? { name: 'tool' } : { taskId: 'task' };
   const route = classifyInboundRequest({
     httpMethod: 'POST',
     body: {
       jsonrpc: '2.0',
       id: 0,
-      method: 'tools/call',
-      params: envelope === null ? { name: 'tool' } : { name: 'tool', _meta: envelope },
+      method,
+      params: envelope === null ? params : { ...params, _meta: envelope },
     },
     ...(versionHeader === null ? {} : { protocolVersionHeader: versionHeader }),
     ...(methodHeader === null ? {} : { mcpMethodHeader: methodHeader }),

@@ -1,7 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Caller } from '../auth/caller.js';
 import type { CompiledTool } from '../catalog/catalog.js';
+import { declaresTasks } from '../tasks/declaration.js';
 import type { ToolDef } from '../tools/types.js';
 import { type PlainCall, plainToolCall } from './direct-wire.js';
+import { type PlainTaskGet, plainTaskGet } from './task-wire.js';
 
 /**
  * How much of /mcp may be answered outside the SDK:
@@ -21,7 +24,9 @@ export type BypassMode = 'full' | 'framed' | 'off';
  * - `sdk-refusal`: the same, the tool's handler replaced by the route's refusal;
  * - `direct-call`: ./direct-call.ts (a plain call of a tool that does not wait, or its refusal);
  * - `waiting-direct`: ./waiting-direct.ts (a plain call of a tool that waits);
- * - `waiting-framed`: ./waiting-call.ts (any other call of a tool that waits).
+ * - `waiting-framed`: ./waiting-call.ts (any other call of a tool that waits);
+ * - `task-create`: ./task-call.ts (a plain 2026-07-28 call of long work declaring the tasks extension);
+ * - `task-get`: ./task-call.ts (a plain tasks/get).
  */
 export type ServingPath =
   | 'sdk'
@@ -29,7 +34,9 @@ export type ServingPath =
   | 'sdk-refusal'
   | 'direct-call'
   | 'waiting-direct'
-  | 'waiting-framed';
+  | 'waiting-framed'
+  | 'task-create'
+  | 'task-get';
 
 /** What the handler knows of a request once the route has checked it. */
 export interface RequestFacts {
@@ -42,11 +49,15 @@ export interface RequestFacts {
   granted: boolean;
   /** The route refused the call (scope beyond the member's ceiling): answered without running it. */
   refusal: CallToolResult | undefined;
+  caller: Caller | undefined;
+  /** This server keeps tasks (the extension is served). */
+  tasks: boolean;
 }
 
 /** The decision, and the plain call the direct paths answer (parsed once, here). */
 export type Decision =
-  | { path: 'direct-call' | 'waiting-direct'; call: PlainCall }
+  | { path: 'direct-call' | 'waiting-direct' | 'task-create'; call: PlainCall }
+  | { path: 'task-get'; get: PlainTaskGet }
   | { path: 'waiting-framed' }
   | { path: 'sdk' | 'sdk-one-tool' | 'sdk-refusal' };
 
@@ -62,6 +73,8 @@ export type Decision =
  * | granted, plain, waits                            | waiting-direct | waiting-framed | sdk-one-tool |
  * | granted, not plain, waits                        | waiting-framed | waiting-framed | sdk-one-tool |
  * | granted, not plain, does not wait                | sdk-one-tool   | sdk-one-tool   | sdk-one-tool |
+ * | granted long work, plain 2026-07-28, tasks declared by a member | task-create | task-create | task-create |
+ * | a plain tasks/get                                | task-get       | sdk            | sdk          |
  *
  * "Plain" is ./direct-wire.ts:plainToolCall's verdict, and a tool whose arguments the SDK mirrors into
  * headers (SEP-2243 `x-mcp-header`, which the bypass does not check) is never plain. A call "waits" when
@@ -69,7 +82,22 @@ export type Decision =
  */
 export function decide(facts: RequestFacts, mode: BypassMode): Decision {
   const { def, tool } = facts;
+  if (facts.tasks && mode === 'full' && (facts.body as { method?: unknown } | null)?.method === 'tasks/get') {
+    const get = plainTaskGet(facts.request, facts.body);
+    if (get) return { path: 'task-get', get };
+  }
   if (!def || !tool || (!facts.refusal && !facts.granted)) return { path: 'sdk' };
+  // A task in every mode: it is this server's feature, not a copy of the SDK's answer.
+  if (
+    facts.tasks &&
+    def.work &&
+    !facts.refusal &&
+    facts.caller?.kind === 'member' &&
+    declaresTasks(facts.body)
+  ) {
+    const call = mirrorsArguments(tool) ? null : plainToolCall(facts.request, facts.body, def.name);
+    if (call?.era === 'modern') return { path: 'task-create', call };
+  }
   const fallback = facts.refusal ? 'sdk-refusal' : 'sdk-one-tool';
   if (mode === 'off') return { path: fallback };
   const waits = def.waits === true || (def.waits === 'on request' && asksToWait(facts.body));

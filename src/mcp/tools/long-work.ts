@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import type { JobKind, LongWork, Reused, Settled, ToolContext, ToolOptions, ToolOutput } from './types.js';
+import type {
+  JobKind,
+  LongWork,
+  Reused,
+  Settled,
+  StartedJob,
+  ToolContext,
+  ToolOptions,
+  ToolOutput,
+} from './types.js';
 
 /**
  * Tools that create long upstream work (searches take minutes, agent runs 3–5), in two phases:
@@ -24,6 +33,18 @@ export const forceNewArg = z.boolean().optional().describe('No reuse: runs anew,
  */
 export const waitArg = z.boolean().optional().describe('Waits like a submit.');
 
+/** The first phase: the work created, or the identical recent submit's found (ctx.reuse). */
+export function startWork<A>(
+  tool: string,
+  work: LongWork<A>,
+  args: A,
+  ctx: ToolContext,
+): Promise<{ job: StartedJob; reused: Reused | null }> {
+  return ctx.reuse
+    ? ctx.reuse.start(tool, work, args, ctx)
+    : work.start(args, ctx).then((job) => ({ job, reused: null }));
+}
+
 /** A tool call of long work: started (or reused), then settled within the call's wait limit. */
 export function startThenSettle<A extends { force_new?: boolean | undefined }>(
   tool: string,
@@ -31,10 +52,7 @@ export function startThenSettle<A extends { force_new?: boolean | undefined }>(
   args: A,
   ctx: ToolContext,
 ): Promise<ToolOutput> {
-  const started = ctx.reuse
-    ? ctx.reuse.start(tool, work, args, ctx)
-    : work.start(args, ctx).then((job) => ({ job, reused: null }));
-  return started.then(({ job, reused }) =>
+  return startWork(tool, work, args, ctx).then(({ job, reused }) =>
     work
       .settle(job, args, ctx, waitLimit(work, ctx.options))
       .then(({ output }) => (reused ? withReuseNotice(output, tool, work.kind, job.id, reused) : output)),
@@ -65,7 +83,7 @@ function ago(ms: number): string {
 }
 
 /** The first line of a reused submit's result: what it is, that nothing was spent, how to force a new one. */
-function withReuseNotice(
+export function withReuseNotice(
   out: ToolOutput,
   tool: string,
   kind: JobKind,

@@ -172,6 +172,16 @@ export class WaitScheduler {
     });
   }
 
+  /**
+   * When the shared job `key` of credential `scope` is next read upstream (its planned poll), or
+   * undefined when nobody waits on it here. A task's clients are told to poll no sooner than this: what
+   * they would read cannot change before.
+   */
+  plannedPoll(scope: string, key: string): number | undefined {
+    const job = this.jobs.get(`${scope}\u0000${key}`);
+    return job && !job.polling ? job.plannedAt : undefined;
+  }
+
   /** Waiting callers, the distinct upstream jobs they wait on, and the polls waiting for their turn. */
   get size(): { waiters: number; jobs: number; queuedPolls: number } {
     let waiters = 0;

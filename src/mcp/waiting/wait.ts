@@ -56,7 +56,7 @@ export function waitFor<T>(ctx: WaitContext, spec: WaitSpec<T>): Promise<WaitOut
  * Which callers may share a poll: those sending the same token and user id upstream (the same
  * records are visible to them). Hashed so the scheduler's keys do not hold the token itself.
  */
-function credentialScope(creds: UpstreamCredentials): string {
+export function credentialScope(creds: UpstreamCredentials): string {
   return createHash('sha256').update(creds.token).update('\u0000').update(creds.userId).digest('base64url');
 }
 

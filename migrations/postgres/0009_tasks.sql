@@ -1,0 +1,24 @@
+CREATE TABLE "tasks" (
+	"id" text PRIMARY KEY NOT NULL,
+	"owner_user_id" text NOT NULL,
+	"owner_client_id" text NOT NULL,
+	"owner_workspace_id" text NOT NULL,
+	"tool" text NOT NULL,
+	"args" text NOT NULL,
+	"job_kind" text NOT NULL,
+	"job_id" text NOT NULL,
+	"reused_age_ms" bigint,
+	"status" text NOT NULL,
+	"status_message" text,
+	"created_at" bigint NOT NULL,
+	"updated_at" bigint NOT NULL,
+	"next_poll_at" bigint,
+	"result" text,
+	"lease_owner" text,
+	"lease_until" bigint NOT NULL,
+	"expires_at" bigint NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "tasks_working_lease_idx" ON "tasks" USING btree ("status","lease_until");--> statement-breakpoint
+CREATE INDEX "tasks_lease_owner_idx" ON "tasks" USING btree ("lease_owner");--> statement-breakpoint
+CREATE INDEX "tasks_expires_idx" ON "tasks" USING btree ("expires_at");

@@ -1,0 +1,54 @@
+import type { TaskRow } from './task-store.js';
+
+/**
+ * A task as the tasks extension shows it (SEP-2663 "Tasks": Task, DetailedTask), in the order the
+ * extension lists its fields. `taskId` is the id the client holds (the row keeps only its hash);
+ * `result` is the stored tools/call result, the very object the synchronous call answers with.
+ */
+export interface TaskView {
+  taskId: string;
+  status: 'working' | 'completed' | 'cancelled' | 'failed';
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  pollIntervalMs?: number;
+  result?: Record<string, unknown>;
+}
+
+/** The fewest and most milliseconds a working task's clients are told to wait between polls. */
+export const POLL_INTERVAL_BOUNDS = { min: 1_000, max: 10_000 };
+
+/**
+ * How long a client should wait before polling again: until the job's next planned read upstream
+ * (nothing it could read changes before), bounded. `nextPollAt` is unknown while a read is in flight.
+ */
+export function pollIntervalMs(nextPollAt: number | null, now: number, fallbackMs: number): number {
+  const wait = nextPollAt === null ? fallbackMs : nextPollAt - now;
+  return Math.min(POLL_INTERVAL_BOUNDS.max, Math.max(POLL_INTERVAL_BOUNDS.min, Math.round(wait)));
+}
+
+/** The task's view without its result (a CreateTaskResult's fields, or a working or ended task's). */
+export function taskView(taskId: string, row: TaskRow, pollMs: number | null): TaskView {
+  const view: TaskView = {
+    taskId,
+    status: row.status as TaskView['status'],
+    ...(row.statusMessage ? { statusMessage: row.statusMessage } : {}),
+    createdAt: new Date(row.createdAt).toISOString(),
+    lastUpdatedAt: new Date(row.updatedAt).toISOString(),
+    // The time to live counts from creation (the extension's definition): the row's expiry.
+    ttlMs: row.expiresAt - row.createdAt,
+  };
+  if (row.status === 'working' && pollMs !== null) view.pollIntervalMs = pollMs;
+  return view;
+}
+
+/**
+ * A tasks/get result as JSON text, without its envelope: the view with the stored result spliced in
+ * as stored (it was written by JSON.stringify, so parsing and writing it again gives the same text).
+ */
+export function taskViewJson(view: TaskView, storedResult: string | null): string {
+  const json = JSON.stringify(view);
+  if (view.status !== 'completed' || storedResult === null) return json;
+  return `${json.slice(0, -1)},"result":${storedResult}}`;
+}

@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import { loadUpstreamCredential } from '../../accounts/credentials.js';
+import type { Store } from '../../db/store/index.js';
+import type { Logger } from '../../logger.js';
+import type { SecretBox } from '../../security/secrets.js';
+import { hashToken } from '../../security/tokens.js';
+import { auditIdentity, type Caller, type MemberCaller } from '../auth/caller.js';
+import type { AdmittedCall } from '../catalog/execute.js';
+import type { CatalogDeps } from '../catalog/types.js';
+import { jobName } from '../tools/long-work.js';
+import type { Reused, StartedJob, ToolDef } from '../tools/types.js';
+import { RunningTask, TaskRunner } from './task-runner.js';
+import { type TaskRow, TaskStore } from './task-store.js';
+import { pollIntervalMs, type TaskView, taskView } from './task-view.js';
+
+export interface TasksDeps {
+  db: Store;
+  secrets: SecretBox;
+  catalog: CatalogDeps;
+  logger: Logger;
+  serverInfo: { name: string; version: string };
+  toolByName(name: string): ToolDef | undefined;
+  /** How long a claim on a task's background work holds without renewal (TASK_LEASE_SECONDS). */
+  leaseMs: number;
+  /** How long an ended task is kept (TASK_RETENTION_HOURS). */
+  retentionMs: number;
+  /** How long a task's work is waited for at most. */
+  maxWorkMs: number;
+  now?: () => number;
+}
+
+/** A task id: 256 random bits behind a readable prefix, like the server's tokens; only its hash is stored. */
+function newTaskId(): string {
+  return `sim_tk_${randomBytes(32).toString('base64url')}`;
+}
+
+/** What a task's reader is told: the task's view and its stored result. */
+export interface FoundTask {
+  view: TaskView;
+  result: string | null;
+}
+
+/**
+ * The tasks extension's tasks (SEP-2663) on this server: created for a tools/call of long work whose
+ * request declared the extension, stored before the answer, settled in the background by the instance
+ * holding its lease (./task-runner.ts), read, cancelled and acknowledged for its owner alone. A task
+ * belongs to the person, app and workspace that created it; any other caller, and an unknown or
+ * expired id, meet the same "not found". Reads and cancels are audited like tool calls.
+ */
+export class Tasks {
+  readonly store: TaskStore;
+  readonly runner: TaskRunner;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: TasksDeps) {
+    this.now = deps.now ?? Date.now;
+    this.store = new TaskStore(deps.db);
+    this.runner = new TaskRunner({
+      store: this.store,
+      catalog: deps.catalog,
+      logger: deps.logger,
+      serverInfo: deps.serverInfo,
+      toolByName: deps.toolByName,
+      credentialsOf: (row) =>
+        loadUpstreamCredential(deps.db, deps.secrets, row.ownerWorkspaceId, row.ownerUserId),
+      leaseMs: deps.leaseMs,
+      retentionMs: deps.retentionMs,
+      maxWorkMs: deps.maxWorkMs,
+      now: this.now,
+    });
+  }
+
+  start(): Promise<void> {
+    return this.runner.start();
+  }
+
+  stop(): Promise<void> {
+    return this.runner.stop();
+  }
+
+  /**
+   * Stores the task of an admitted call whose work has started (the row first: a tasks/get for its id
+   * answers from now on, on any instance), then settles it in the background. Its CreateTaskResult.
+   */
+  async create(
+    caller: MemberCaller,
+    admitted: AdmittedCall,
+    started: { job: StartedJob; reused: Reused | null },
+  ): Promise<TaskView> {
+    const def = admitted.def;
+    const work = def.work;
+    if (!work) throw new Error(`${def.name} has no long work`);
+    const taskId = newTaskId();
+    const now = this.now();
+    const row: TaskRow = {
+      id: hashToken(taskId),
+      ownerUserId: caller.userId,
+      ownerClientId: caller.clientId,
+      ownerWorkspaceId: caller.workspaceId,
+      tool: def.name,
+      args: JSON.stringify(admitted.args),
+      jobKind: work.kind,
+      jobId: String(started.job.id),
+      reusedAgeMs: started.reused ? started.reused.ageMs : null,
+      status: 'working',
+      statusMessage: `${jobName(work.kind)} ${started.job.id} ${started.reused ? 'found (same arguments, submitted earlier)' : 'created'}`,
+      createdAt: now,
+      updatedAt: now,
+      nextPollAt: null,
+      result: null,
+      leaseOwner: this.runner.instanceId,
+      leaseUntil: this.runner.leaseUntil(),
+      // Kept until it ended, at the latest after the longest wait, and the retention after that.
+      expiresAt: now + this.deps.maxWorkMs + this.deps.retentionMs,
+    };
+    await this.store.insert(row);
+    const task = new RunningTask(
+      row,
+      def,
+      work,
+      admitted.args as Record<string, unknown>,
+      admitted.ctx.creds,
+    );
+    this.runner.begin(task, started.job);
+    return taskView(taskId, row, this.runner.pollInterval(task));
+  }
+
+  /** tasks/get: the caller's task, or null for anything else (audited either way). */
+  async get(caller: Caller | undefined, taskId: string): Promise<FoundTask | null> {
+    const started = performance.now();
+    const idHash = hashToken(taskId);
+    const local = this.runner.local(idHash);
+    const row = local?.row ?? (await this.store.read(idHash));
+    const now = this.now();
+    if (!row || !ownedBy(row, caller) || row.expiresAt < now) {
+      await this.audit(caller, 'tasks/get', 'not_found', started);
+      return null;
+    }
+    // Its instance stopped without handing it over: take it over here, without making the reader wait.
+    if (!local && row.status === 'working' && row.leaseUntil < now) void this.runner.claim(row);
+    const pollMs = local
+      ? this.runner.pollInterval(local)
+      : pollIntervalMs(row.nextPollAt, now, this.deps.catalog.options.pollMaxMs);
+    await this.audit(caller, 'tasks/get', 'ok', started, row);
+    return { view: taskView(taskId, row, pollMs), result: row.result };
+  }
+
+  /**
+   * tasks/cancel: an agent run is cancelled upstream (the client asked: an explicit cancel); a search
+   * has no upstream cancel and keeps running, readable through its get tool. The task ends
+   * `cancelled`, unless its work ended first. False for anything but the caller's task.
+   */
+  async cancel(caller: Caller | undefined, taskId: string): Promise<boolean> {
+    const started = performance.now();
+    const idHash = hashToken(taskId);
+    const row = await this.store.read(idHash);
+    const now = this.now();
+    if (!row || !ownedBy(row, caller) || row.expiresAt < now) {
+      await this.audit(caller, 'tasks/cancel', 'not_found', started);
+      return false;
+    }
+    if (row.status === 'working') {
+      const statusMessage = await this.cancelUpstream(caller as MemberCaller, row);
+      const ended = await this.store.end(idHash, {
+        status: 'cancelled',
+        statusMessage,
+        result: null,
+        updatedAt: now,
+        expiresAt: now + this.deps.retentionMs,
+      });
+      if (ended) this.runner.drop(idHash);
+    }
+    await this.audit(caller, 'tasks/cancel', 'ok', started, row);
+    return true;
+  }
+
+  /** tasks/update: acknowledged for the caller's task (no task of ours ever waits for input). */
+  async update(caller: Caller | undefined, taskId: string): Promise<boolean> {
+    const started = performance.now();
+    const row = await this.store.read(hashToken(taskId));
+    const found = row !== undefined && ownedBy(row, caller) && row.expiresAt >= this.now();
+    await this.audit(caller, 'tasks/update', found ? 'ok' : 'not_found', started, found ? row : undefined);
+    return found;
+  }
+
+  /** Cancels an agent run upstream; the cancelled task's status message either way. */
+  private async cancelUpstream(caller: MemberCaller, row: TaskRow): Promise<string> {
+    const what = `${jobName(row.jobKind as never)} ${row.jobId}`;
+    if (row.jobKind !== 'run') {
+      const getTool = row.jobKind === 'expert_search' ? 'get_expert_search' : `get_${row.jobKind}`;
+      return `Cancelled. ${what} keeps running upstream (searches cannot be cancelled): read it with ${getTool} (search_id ${row.jobId}).`;
+    }
+    const creds = caller.upstream;
+    try {
+      if (!creds) throw new Error('no credential');
+      await this.deps.catalog.upstream.cancelRun(creds, row.jobId, { signal: AbortSignal.timeout(10_000) });
+      return `Cancelled: ${what} was cancelled upstream.`;
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'cancelling a task run upstream failed');
+      return `Cancelled here; cancelling ${what} upstream failed: call cancel_agent_run with run_id ${row.jobId}.`;
+    }
+  }
+
+  private audit(
+    caller: Caller | undefined,
+    method: string,
+    status: string,
+    started: number,
+    row?: TaskRow,
+  ): Promise<void> {
+    const who = caller ? auditIdentity(caller) : { userId: null, workspaceId: null, clientId: null };
+    return this.deps.catalog.audit({
+      ...who,
+      tool: method,
+      status,
+      durationMs: performance.now() - started,
+      ...(row ? { detail: { job: `${row.jobKind}:${row.jobId}` } } : {}),
+    });
+  }
+}
+
+/** The task's person, app and workspace are the caller's own. */
+function ownedBy(row: TaskRow, caller: Caller | undefined): boolean {
+  return (
+    caller?.kind === 'member' &&
+    row.ownerUserId === caller.userId &&
+    row.ownerClientId === caller.clientId &&
+    row.ownerWorkspaceId === caller.workspaceId
+  );
+}
