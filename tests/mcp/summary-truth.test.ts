@@ -311,4 +311,31 @@ describe('a keyword search summary tells the truth about its record', () => {
     ];
     for (const c of cases) claims(c);
   });
+  it('a running keyword search shows its preview posts without claiming a platform upstream did not give', () => {
+    const dataset = keywordDataset({
+      query: 'heat pumps',
+      platforms: ['twitter', 'youtube', 'reddit'],
+      window: WINDOW,
+      maxPost: 100,
+    });
+    const out = searchOutput({
+      kind: 'keyword',
+      record: {
+        id: 7,
+        query: 'heat pumps',
+        status: 'started',
+        status_percentage: 40,
+        tweet_preview: dataset.preview,
+      },
+      completed: false,
+      detail: 'summary',
+      top: 10,
+    });
+    const lines = [...out.text.matchAll(/^\d+\. (.*)$/gm)].map((m) => m[1] as string);
+    expect(lines).toHaveLength(dataset.preview.length);
+    expect(dataset.preview.some((p: Json) => String(p.l).includes('/youtube/'))).toBe(true);
+    for (const line of lines) expect(line).not.toMatch(/^(twitter|reddit|youtube)\b/);
+    for (const p of (out.data as Json).preview_posts) expect(p.platform).toBeUndefined();
+    expect(out.text).not.toMatch(/ by interactions/);
+  });
 });
