@@ -9,13 +9,14 @@ import { nodeResponse } from '../http/node-response.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
 import { resourceMetadataUrl } from '../oauth/metadata.js';
+import { variantTail } from '../oauth/resource-variants.js';
 import { formatScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import type { BearerCheck } from './auth/authenticate.js';
 import { auditIdentity, type Caller } from './auth/caller.js';
 import { beyondCeilingResult, checkScopes, notGrantedResult, type ToolRefusal } from './auth/scope-check.js';
 import { askedSelection, outsideSelection, READ_ONLY_PATH } from './auth/selection.js';
 import type { UpstreamHeaderCheck } from './auth/upstream-headers.js';
-import { narrow, type ToolSelection } from './tools/toolsets.js';
+import { narrow, type ToolSelection, toolsetList } from './tools/toolsets.js';
 
 /** The MCP handler the route hands authenticated requests to (SDK v2 `createMcpHandler` underneath). */
 export interface McpRequestHandler {
@@ -60,13 +61,14 @@ export function mcpRoutes(deps: McpRouteDeps) {
   const app = new Hono<AppEnv>();
   const { config } = deps;
   const allowedOrigins = new Set([new URL(config.publicUrl).origin, ...config.allowedOrigins]);
-  const metadataUrl = resourceMetadataUrl(config);
   const allScopes = formatScopes(SCOPES);
   const resource = new URL(config.resourceUrl);
   const audit = toolCallAuditor(deps.db, deps.logger);
 
-  const challenge = (params: Record<string, string>) =>
-    `Bearer ${Object.entries({ resource_metadata: metadataUrl, ...params })
+  // The metadata of the variant the request is at (its read-only path, its toolsets by URL or header),
+  // so a client that authorizes from here names that view and the consent page starts from it.
+  const challengeAt = (metadata: string) => (params: Record<string, string>) =>
+    `Bearer ${Object.entries({ resource_metadata: metadata, ...params })
       .map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`)
       .join(', ')}`;
 
@@ -95,8 +97,16 @@ export function mcpRoutes(deps: McpRouteDeps) {
     if (origin !== undefined && !allowedOrigins.has(origin)) {
       return c.json(jsonRpcError(-32600, `Origin ${origin.slice(0, 100)} is not allowed.`), 403);
     }
-    const asked = askedSelection(new URL(c.req.url), (name) => c.req.header(name));
+    const url = new URL(c.req.url);
+    const asked = askedSelection(url, (name) => c.req.header(name));
     if (!asked.ok) return c.json(jsonRpcError(-32602, asked.message), 400);
+    const { selection: view } = asked;
+    const challenge = challengeAt(
+      resourceMetadataUrl(
+        config,
+        variantTail(url.pathname === READ_ONLY_PATH, toolsetList(view), view.readOnly),
+      ),
+    );
 
     const authorization = c.req.header('authorization');
     const match = authorization ? /^Bearer ([\x21-\x7e]+)$/i.exec(authorization.trim()) : null;

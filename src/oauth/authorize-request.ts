@@ -1,7 +1,7 @@
 import type { OAuthClient } from './clients/types.js';
-import { sameResource } from './deps.js';
 import { isValidChallenge } from './pkce.js';
 import { checkRedirectUri, matchRedirectUri } from './redirect-uris.js';
+import { asksForLess, type ResourceView, resourceView } from './resource-variants.js';
 import { parseScopes, SCOPES, type Scope } from './scopes.js';
 
 /**
@@ -21,6 +21,8 @@ export type AuthorizeCheck =
       codeChallenge: string;
       scopes: Scope[];
       resource: string;
+      /** The narrower view a variant of the resource asked for (resource-variants.ts), or null. */
+      asked: ResourceView | null;
       forceConsent: boolean;
     };
 
@@ -89,11 +91,9 @@ export function checkAuthorizeRequest(
   if (!isValidChallenge(challenge))
     return fail('invalid_request', 'code_challenge is not a valid S256 challenge.');
   const resources = params.getAll('resource');
-  if (
-    resources.length > 1 ||
-    (resources[0] !== undefined && !sameResource(resources[0], canonicalResource))
-  ) {
-    // RFC 8707 §2: the resource must be one this server issues tokens for.
+  const view = resources[0] === undefined ? null : resourceView(resources[0], canonicalResource);
+  if (resources.length > 1 || (resources[0] !== undefined && !view)) {
+    // RFC 8707 §2: the resource must be one this server issues tokens for (a variant names it too).
     return fail('invalid_target', `The only resource this server issues tokens for is ${canonicalResource}.`);
   }
   // Unknown scopes (openid, profile, offline_access, …) are ignored (DESIGN.md §4); none means all.
@@ -110,6 +110,7 @@ export function checkAuthorizeRequest(
     codeChallenge: challenge,
     scopes,
     resource: canonicalResource,
+    asked: asksForLess(view) ? view : null,
     forceConsent: prompt.includes('consent') || prompt.includes('login'),
   };
 }

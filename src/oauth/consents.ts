@@ -2,6 +2,13 @@ import { and, desc, eq } from 'drizzle-orm';
 import { first, type Store } from '../db/store/index.js';
 import { formatScopes, parseScopes, type Scope } from './scopes.js';
 
+/** A remembered consent: where, and the toolsets and read-only switch chosen with it. */
+export interface RememberedConsent {
+  workspaceId: string;
+  toolsets: string | null;
+  readOnly: boolean;
+}
+
 /**
  * A remembered consent that covers the requested scopes in a workspace the user still belongs to and
  * that still has credentials: the most recently confirmed one. Scopes that grew mean asking again.
@@ -11,10 +18,15 @@ export async function rememberedWorkspace(
   userId: string,
   clientId: string,
   scopes: readonly Scope[],
-): Promise<string | null> {
+): Promise<RememberedConsent | null> {
   const { consents, upstreamCredentials, workspaceMembers } = db.t;
   const rows = await db.orm
-    .select({ workspaceId: consents.workspaceId, scopes: consents.scopes })
+    .select({
+      workspaceId: consents.workspaceId,
+      scopes: consents.scopes,
+      toolsets: consents.toolsets,
+      readOnly: consents.readOnly,
+    })
     .from(consents)
     .innerJoin(
       workspaceMembers,
@@ -28,7 +40,8 @@ export async function rememberedWorkspace(
     .orderBy(desc(consents.updatedAt));
   for (const row of rows) {
     const given = new Set(parseScopes(row.scopes));
-    if (scopes.every((s) => given.has(s))) return row.workspaceId;
+    if (scopes.every((s) => given.has(s)))
+      return { workspaceId: row.workspaceId, toolsets: row.toolsets, readOnly: row.readOnly };
   }
   return null;
 }
@@ -71,16 +84,18 @@ export async function rememberConsent(
   clientId: string,
   workspaceId: string,
   scopes: readonly Scope[],
+  view: { toolsets: string | null; readOnly: boolean } = { toolsets: null, readOnly: false },
   now = Date.now(),
 ): Promise<void> {
   const { consents } = db.t;
   const value = formatScopes(scopes);
+  const chosen = { toolsets: view.toolsets, readOnly: view.readOnly };
   await db.orm
     .insert(consents)
-    .values({ userId, clientId, workspaceId, scopes: value, createdAt: now, updatedAt: now })
+    .values({ userId, clientId, workspaceId, scopes: value, ...chosen, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({
       target: [consents.userId, consents.clientId, consents.workspaceId],
-      set: { scopes: value, updatedAt: now },
+      set: { scopes: value, ...chosen, updatedAt: now },
     });
 }
 
@@ -98,4 +113,22 @@ export async function memberScopeCeiling(
       .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))),
   );
   return row?.maxScopes == null ? null : new Set(parseScopes(row.maxScopes));
+}
+
+/** The toolsets and read-only switch last chosen for this client, in any workspace; null when never. */
+export async function lastChosenView(
+  db: Store,
+  userId: string,
+  clientId: string,
+): Promise<{ toolsets: string | null; readOnly: boolean } | null> {
+  const { consents } = db.t;
+  const row = await first(
+    db.orm
+      .select({ toolsets: consents.toolsets, readOnly: consents.readOnly })
+      .from(consents)
+      .where(and(eq(consents.userId, userId), eq(consents.clientId, clientId)))
+      .orderBy(desc(consents.updatedAt))
+      .limit(1),
+  );
+  return row ?? null;
 }

@@ -36,12 +36,3 @@ export function clientLookup(
     reserveFetch: () => documentFetches(deps).hit(clientIp(request, deps.config)),
   };
 }
-
-/** RFC 8707 resource values are compared as normalised URLs (case of scheme and host, default port). */
-export function sameResource(a: string, b: string): boolean {
-  try {
-    return new URL(a).href === new URL(b).href;
-  } catch {
-    return false;
-  }
-}

@@ -1,14 +1,18 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { Config } from '../config.js';
 import type { AppEnv } from '../http/env.js';
 import { anyOriginCors } from './cors.js';
+import { READ_ONLY_SUFFIX, resourceView } from './resource-variants.js';
 import { SCOPES } from './scopes.js';
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
-/** The RFC 9728 metadata URL of the MCP resource, as put in WWW-Authenticate challenges. */
-export function resourceMetadataUrl(config: Config): string {
-  return `${config.publicUrl}${PROTECTED_RESOURCE_PATH}/mcp`;
+/**
+ * The RFC 9728 metadata URL of the MCP resource, as put in WWW-Authenticate challenges; `tail` names a
+ * variant (resource-variants.ts: its path below /mcp and its query, §3.1).
+ */
+export function resourceMetadataUrl(config: Config, tail = ''): string {
+  return `${config.publicUrl}${PROTECTED_RESOURCE_PATH}/mcp${tail}`;
 }
 
 /** RFC 8414 §2. Advertises only what is implemented. */
@@ -35,10 +39,10 @@ export function authorizationServerMetadata(config: Config) {
   };
 }
 
-/** RFC 9728 §2. */
-export function protectedResourceMetadata(config: Config) {
+/** RFC 9728 §2; `resource` a variant's URL when the metadata asked for is a variant's (§3.3). */
+export function protectedResourceMetadata(config: Config, resource = config.resourceUrl) {
   return {
-    resource: config.resourceUrl,
+    resource,
     authorization_servers: [config.publicUrl],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
@@ -62,8 +66,21 @@ export function metadataRoutes(config: Config) {
   // RFC 8414 §3 and the OpenID Connect Discovery path, which some clients try first.
   app.get('/.well-known/oauth-authorization-server', (c) => c.json(as, 200, cache));
   app.get('/.well-known/openid-configuration', (c) => c.json(as, 200, cache));
-  // RFC 9728 §3.1: path-suffixed for the /mcp resource, and the root for clients that only try it.
-  app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, (c) => c.json(prm, 200, cache));
+  // RFC 9728 §3.1: path-suffixed for the /mcp resource, and the root for clients that only try it. A
+  // variant's (its read-only path, its query) names the variant as its resource, which its client
+  // must find equal to the URL it connects to (§3.3); anything else there gets the canonical one.
+  const variant = (c: Context<AppEnv>, suffix: string) => {
+    const search = new URL(c.req.url).search;
+    if (!suffix && !search) return prm;
+    const candidate = `${config.resourceUrl}${suffix}${search}`;
+    return resourceView(candidate, config.resourceUrl)
+      ? protectedResourceMetadata(config, new URL(candidate).href)
+      : prm;
+  };
+  app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, (c) => c.json(variant(c, ''), 200, cache));
+  app.get(`${PROTECTED_RESOURCE_PATH}/mcp${READ_ONLY_SUFFIX}`, (c) =>
+    c.json(variant(c, READ_ONLY_SUFFIX), 200, cache),
+  );
   app.get(PROTECTED_RESOURCE_PATH, (c) => c.json(prm, 200, cache));
   return app;
 }

@@ -1,6 +1,7 @@
 import { jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../config.js';
 import { derivedKey } from '../security/derived-keys.js';
+import type { ResourceView } from './resource-variants.js';
 import type { Scope } from './scopes.js';
 
 /** A validated authorization request, as the consent form carries it back. */
@@ -17,6 +18,8 @@ export interface PendingAuthorization {
   codeChallenge: string;
   scopes: Scope[];
   resource: string;
+  /** The narrower view a variant of the resource asked for: the consent page starts from it. */
+  asked?: ResourceView | null;
   state: string | null;
   /** The person the consent page was shown to: a form replayed in another session is refused. */
   userId: string;

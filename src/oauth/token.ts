@@ -5,12 +5,13 @@ import { authenticateClient } from './client-auth.js';
 import { touchClient } from './clients/repository.js';
 import type { OAuthClient } from './clients/types.js';
 import { anyOriginCors } from './cors.js';
-import { clientLookup, type OAuthDeps, sameResource } from './deps.js';
+import { clientLookup, type OAuthDeps } from './deps.js';
 import { OAuthError, refuse } from './errors.js';
 import { readForm, required } from './form.js';
 import { claimCode, findCode, type IssuedTokens, issueGrantForCode, revokeFamily } from './grants.js';
 import { verifyPkce } from './pkce.js';
 import { refreshGrant } from './refresh.js';
+import { resourceView } from './resource-variants.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -108,7 +109,8 @@ async function exchangeCode(
     );
   }
   const resource = form.get('resource');
-  if (resource !== undefined && !sameResource(resource, row.resource)) {
+  // A variant of the authorized resource (resource-variants.ts) names the same one.
+  if (resource !== undefined && !resourceView(resource, row.resource)) {
     throw new OAuthError('invalid_target', 'The resource does not match the one that was authorized.');
   }
   if (!(await claimCode(deps.db, row.codeHash, now))) {
@@ -125,7 +127,7 @@ async function refresh(
 ): Promise<IssuedTokens> {
   const token = required(form, 'refresh_token');
   const resource = form.get('resource');
-  if (resource !== undefined && !sameResource(resource, deps.config.resourceUrl)) {
+  if (resource !== undefined && !resourceView(resource, deps.config.resourceUrl)) {
     throw new OAuthError(
       'invalid_target',
       `The only resource this server issues tokens for is ${deps.config.resourceUrl}.`,

@@ -2,12 +2,14 @@ import { type Context, Hono } from 'hono';
 import { listWorkspacesForUser } from '../accounts/workspaces.js';
 import type { Store } from '../db/store/index.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
+import { EVERY_TOOL, storedSelection } from '../mcp/tools/toolsets.js';
 import { checkAuthorizeRequest, redirectWith } from '../oauth/authorize-request.js';
 import { findClient, isUrlClientId, touchClient } from '../oauth/clients/repository.js';
 import type { OAuthClient } from '../oauth/clients/types.js';
 import {
   consentedScopes,
   hasConsentedTo,
+  lastChosenView,
   memberScopeCeiling,
   rememberConsent,
   rememberedWorkspace,
@@ -29,6 +31,7 @@ import { AuthorizeErrorPage, ConsentPage } from './consent.js';
 import { csrfField, verifyCsrf } from './csrf.js';
 import { csrfGate } from './kit/csrf-gate.js';
 import { readFormAll } from './kit/form-data.js';
+import { askedView, sameView, toolsetChoiceOf } from './kit/toolsets.js';
 import { privatePage } from './layout.js';
 import { requireUser } from './session.js';
 
@@ -104,12 +107,18 @@ export function authorizeRoutes(deps: OAuthDeps) {
 
     if (!check.forceConsent) {
       const remembered = await rememberedWorkspace(deps.db, user.id, client.clientId, check.scopes);
-      const scopes = remembered ? await withinCeiling(deps.db, remembered, user.id, check.scopes) : [];
-      if (remembered && scopes.length) {
+      const ws = remembered?.workspaceId ?? null;
+      const scopes = ws ? await withinCeiling(deps.db, ws, user.id, check.scopes) : [];
+      // A client that now asks for another view of the tools is asked again; otherwise the app keeps
+      // the tools its person chose.
+      const sameTools = !check.asked || (remembered && sameView(remembered, askedView(check.asked)));
+      if (remembered && ws && scopes.length && sameTools) {
         const code = await createAuthorizationCode(deps.db, {
           clientId: client.clientId,
           userId: user.id,
-          workspaceId: remembered,
+          workspaceId: ws,
+          toolsets: remembered.toolsets,
+          readOnly: remembered.readOnly,
           redirectUri: check.redirectUri,
           redirectUriSent: check.redirectUriSent,
           codeChallenge: check.codeChallenge,
@@ -128,6 +137,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
       codeChallenge: check.codeChallenge,
       scopes: check.scopes,
       resource: check.resource,
+      asked: check.asked,
       state: check.state,
       userId: user.id,
     };
@@ -156,18 +166,22 @@ export function authorizeRoutes(deps: OAuthDeps) {
     const workspaceId = typeof form.workspace === 'string' ? form.workspace : '';
     const ticked = new Set([form.scope].flat().filter((v): v is string => typeof v === 'string'));
     const chosen = pending.scopes.filter((s) => ticked.has(s));
+    const view = toolsetChoiceOf(form);
     if (allow) {
       const workspace = (await listWorkspacesForUser(deps.db, user.id)).find((w) => w.id === workspaceId);
       if (!workspace?.hasCredential) {
         return showError(c, 'Choose one of your workspaces that has API credentials linked.');
       }
-      if (chosen.length === 0) {
+      if (chosen.length === 0 || view.toolsets === '') {
         // Nothing decided yet: the same form (and its one-use id) is shown again.
         const client = await findClient(deps.db, pending.clientId, clientLookup(deps, false, c)).catch(
           () => null,
         );
         if (!client) return showError(c, 'This app is no longer registered here. Start again from your app.');
-        const error = 'Tick at least one permission to allow, or choose Deny.';
+        const error =
+          chosen.length === 0
+            ? 'Tick at least one permission to allow, or choose Deny.'
+            : 'Tick at least one group of tools to allow, or choose Deny.';
         return consentPage(c, deps, { user, client, pending, request, error }, 400);
       }
     }
@@ -191,7 +205,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
         if (scopes.length === 0) return refuse('Your workspace role allows none of the requested scopes.');
         // What the person chose is remembered (a later request within it needs no new consent); the
         // code carries what their team role allows of it.
-        await rememberConsent(tx, user.id, pending.clientId, workspaceId, chosen);
+        await rememberConsent(tx, user.id, pending.clientId, workspaceId, chosen, view);
         const code = await createAuthorizationCode(tx, {
           clientId: pending.clientId,
           userId: user.id,
@@ -200,6 +214,7 @@ export function authorizeRoutes(deps: OAuthDeps) {
           redirectUriSent: pending.redirectUriSent ?? true,
           codeChallenge: pending.codeChallenge,
           scopes,
+          ...view,
           resource: pending.resource,
         });
         return redirectWith(pending.redirectUri, { code, state: pending.state }, issuer);
@@ -234,6 +249,14 @@ async function consentPage(
   const workspaces = await listWorkspacesForUser(deps.db, user.id);
   const usable = workspaces.filter((w) => w.hasCredential);
   const earlier = await consentedScopes(deps.db, user.id, client.clientId);
+  // The tools pre-ticked: what the client asked for by its URL or headers, else what the person chose
+  // for this app before, else every toolset.
+  const lastView = await lastChosenView(deps.db, user.id, client.clientId);
+  const tools = pending.asked
+    ? askedView(pending.asked)
+    : lastView
+      ? storedSelection(lastView.toolsets, lastView.readOnly)
+      : EVERY_TOOL;
   const teamLimits: { workspace: string; excluded: Scope[] }[] = [];
   for (const w of usable) {
     const ceiling = await memberScopeCeiling(deps.db, w.id, user.id);
@@ -257,6 +280,7 @@ async function consentPage(
       scopes={pending.scopes}
       newScopes={earlier ? pending.scopes.filter((s) => !earlier.has(s)) : []}
       teamLimits={teamLimits}
+      tools={tools}
       workspaces={usable}
       unlinkedCount={workspaces.length - usable.length}
       request={props.request}

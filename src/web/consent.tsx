@@ -1,7 +1,9 @@
 import type { Child } from 'hono/jsx';
+import type { ToolSelection } from '../mcp/tools/toolsets.js';
 import type { Scope } from '../oauth/scopes.js';
 import { SCOPE_DESCRIPTIONS } from '../oauth/scopes.js';
 import { SelectField } from './kit/fields.js';
+import { ToolsetChoice } from './kit/toolsets.js';
 import { Layout } from './layout.js';
 
 export interface ConsentPageProps {
@@ -17,6 +19,8 @@ export interface ConsentPageProps {
   scopes: readonly Scope[];
   /** Requested scopes the person has not allowed this app before (a step-up asks for these). */
   newScopes: readonly Scope[];
+  /** The tools pre-ticked: what the client asked for, else what was chosen for it before. */
+  tools: ToolSelection;
   /** Workspaces where the person's team role leaves some requested scopes out. */
   teamLimits: ReadonlyArray<{ workspace: string; excluded: readonly Scope[] }>;
   workspaces: Array<{ id: string; name: string; kind: string }>;
@@ -86,6 +90,12 @@ export function ConsentPage(props: ConsentPageProps) {
             </p>
           ))}
         </fieldset>
+        <ToolsetChoice
+          idPrefix="consent"
+          checked={props.tools.toolsets}
+          readOnly={props.tools.readOnly}
+          legend="Tools it will see"
+        />
         <SelectField
           id="consent-workspace"
           name="workspace"

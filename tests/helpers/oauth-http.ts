@@ -148,6 +148,11 @@ export async function consent(
     decision: options.decision ?? 'allow',
   });
   for (const scope of options.scopes ?? tickedScopes(html)) form.append('scope', scope);
+  // The tools it will see, as the page ticks them (every toolset unless the client asked for fewer).
+  if (html.includes('name="toolsets_shown"')) form.append('toolsets_shown', '1');
+  for (const m of html.matchAll(/name="toolset" value="([a-z_]+)" checked/g))
+    form.append('toolset', m[1] as string);
+  if (/name="read_only" value="on" checked/.test(html)) form.append('read_only', 'on');
   options.tamper?.(form);
   const decision = await fetch(`${server.url}/authorize/decision`, {
     method: 'POST',

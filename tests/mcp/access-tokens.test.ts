@@ -58,6 +58,7 @@ async function makeToken(
   });
   for (const scope of fields.scopes ?? SCOPES) body.append('scope', scope);
   // As the form sends it: every toolset ticked unless the test chooses.
+  body.append('toolsets_shown', '1');
   for (const [k, v] of fields.extra ?? TOOLSETS.map((t) => ['toolset', t]))
     body.append(k as string, v as string);
   const res = await fetch(`${ts.url}/account/tokens`, {

@@ -100,8 +100,8 @@ export function Automation(props: { mcpUrl: string; signedIn: boolean; choice: T
         ) : null}
         <p class="muted">
           The same by header: <code>X-MCP-Toolsets: searches,posts</code> and{' '}
-          <code>X-MCP-Readonly: true</code>. The tools a connected app sees can also be changed on your
-          account page.
+          <code>X-MCP-Readonly: true</code>. When you allow an app, you choose its tools the same way (an app
+          connecting at such a URL arrives with them ticked), and can change them on your account page.
         </p>
       </section>
     </div>

@@ -1,8 +1,12 @@
 import {
+  EVERY_TOOL,
   isToolset,
+  parseToolsets,
+  selectionKey,
   storedSelection,
   TOOLSET_DESCRIPTIONS,
   TOOLSETS,
+  type ToolSelection,
   type Toolset,
   toolsetList,
 } from '../../mcp/tools/toolsets.js';
@@ -33,6 +37,7 @@ export function ToolsetChoice(props: {
   return (
     <fieldset class="card" aria-describedby={errorId}>
       <legend>{props.legend ?? 'Tools it sees'}</legend>
+      <input type="hidden" name="toolsets_shown" value="1" />
       {props.error ? (
         <p id={errorId} class="error field-error">
           {props.error}
@@ -62,9 +67,11 @@ export function ToolsetChoice(props: {
 
 /**
  * The choice a ToolsetChoice form sent: toolsets as the column stores them (null when every one is
- * ticked, '' when none is: the caller refuses that) and read-only.
+ * ticked, '' when none is: the caller refuses that) and read-only. A form without the choice (one
+ * rendered before it existed, such as a consent page open across a deploy) chooses every tool.
  */
 export function toolsetChoiceOf(form: FormAll): { toolsets: string | null; readOnly: boolean } {
+  if (one(form, 'toolsets_shown', 4) !== '1') return { toolsets: null, readOnly: false };
   const ticked = new Set(many(form, 'toolset', TOOLSETS.length + 4).filter(isToolset));
   const list = toolsetList({ toolsets: ticked, readOnly: false }) ?? [];
   return {
@@ -78,4 +85,24 @@ export function toolsetWords(toolsets: string | null, readOnly: boolean): string
   const list = toolsetList(storedSelection(toolsets, readOnly));
   const which = list === null ? 'Every tool' : `Only ${list.map((t) => TOOLSET_NAMES[t]).join(', ')}`;
   return readOnly ? `${which}, read-only` : which;
+}
+
+/**
+ * The selection a variant of the resource asked for (toolsets as the client wrote them, comma- or
+ * space-separated): an unknown name asks for nothing narrower than every toolset.
+ */
+export function askedView(
+  asked: { toolsets: string | null; readOnly: boolean } | null | undefined,
+): ToolSelection {
+  if (!asked) return EVERY_TOOL;
+  const parsed = asked.toolsets === null ? null : parseToolsets(asked.toolsets);
+  return { toolsets: parsed?.ok ? parsed.toolsets : null, readOnly: asked.readOnly };
+}
+
+/** Whether a stored choice (columns) is the selection asked for. */
+export function sameView(
+  stored: { toolsets: string | null; readOnly: boolean },
+  asked: ToolSelection,
+): boolean {
+  return selectionKey(storedSelection(stored.toolsets, stored.readOnly)) === selectionKey(asked);
 }
