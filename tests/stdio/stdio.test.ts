@@ -6,7 +6,7 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UI_CAPABILITIES } from '../apps/clients.js';
 import { type Harness, type Json, type RawClient, rawV2, startHarness } from '../helpers/harness.js';
 import { ROOT } from '../helpers/process.js';
@@ -111,7 +111,8 @@ describe('the v2 client over stdio (the real bin, a child process)', () => {
   });
 
   it('logs to standard error (never the token), and writes no file', async () => {
-    expect(v2Logs).toMatch(/"msg":"tool call"/);
+    // Log lines are written in batches (a quarter of a second): wait for the tool call's.
+    await vi.waitFor(() => expect(v2Logs).toMatch(/"msg":"tool call"/), { timeout: 5_000, interval: 50 });
     expect(v2Logs).not.toContain(token);
     expect(readdirSync(cwd.path)).toEqual([]);
   });
