@@ -25,7 +25,7 @@ import type { BypassMode } from './sdk-bypass/paths.js';
 import { ToolsListCache } from './sdk-bypass/tools-list-cache.js';
 import { requestServer } from './serve-request.js';
 import { Tasks } from './tasks/tasks.js';
-import { toolByName } from './tools/index.js';
+import { CREDIT_SPENDING_TOOLS, toolByName } from './tools/index.js';
 import { DEFAULT_TOOL_OPTIONS, type ToolOptions } from './tools/types.js';
 import { TimerWheel } from './waiting/timer-wheel.js';
 import { WaitScheduler } from './waiting/wait-scheduler.js';
@@ -100,7 +100,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     options: toolOptions,
     audit: auditAndCount(toolCallAuditor(deps.db, logger)),
     logger,
-    teamPolicy: teamToolPolicy(deps.db),
+    teamPolicy: teamToolPolicy(deps.db, CREDIT_SPENDING_TOOLS),
     stopWaiting: shutdown.signal,
     running: new Set<Promise<unknown>>(),
     // One timer for every due poll, deadline and keep-alive comment (wheel below).

@@ -5,7 +5,7 @@ import type { Store } from '../db/store/index.js';
 import { type InviteView, listInvites } from './invites.js';
 import { getTeamSettings, type TeamSettings } from './team-settings.js';
 import { isAdminRole, listMembers, type MemberView } from './teams.js';
-import { COUNTED_STATUSES, CREDIT_SPENDING_TOOLS, startOfUtcMonth } from './write-cap.js';
+import { COUNTED_STATUSES, type CreditSpendingTools, startOfUtcMonth } from './write-cap.js';
 
 /** A member with this UTC month's credit-spending calls (what their monthly cap counts). */
 export interface MemberWithUsage extends MemberView {
@@ -19,12 +19,13 @@ export interface MemberWithUsage extends MemberView {
 export function writesThisMonthByMember(
   db: Store,
   workspaceId: string,
+  tools: CreditSpendingTools,
   now = Date.now(),
 ): Promise<Map<string, number>> {
   return toolCallCountsByUser(db, {
     workspaceId,
     since: startOfUtcMonth(now),
-    tools: CREDIT_SPENDING_TOOLS,
+    tools,
     statuses: COUNTED_STATUSES,
   });
 }
@@ -33,9 +34,10 @@ export function writesThisMonthByMember(
 export async function membersWithUsage(
   db: Store,
   workspaceId: string,
+  spendingTools: CreditSpendingTools,
   now = Date.now(),
 ): Promise<MemberWithUsage[]> {
-  const used = await writesThisMonthByMember(db, workspaceId, now);
+  const used = await writesThisMonthByMember(db, workspaceId, spendingTools, now);
   return (await listMembers(db, workspaceId)).map((m) => ({
     ...m,
     writesThisMonth: used.get(m.userId) ?? 0,
@@ -54,11 +56,12 @@ export interface TeamOverview {
 export async function teamOverview(
   db: Store,
   ws: { id: string; kind: 'personal' | 'team'; role: WorkspaceRole },
+  spendingTools: CreditSpendingTools,
   now = Date.now(),
 ): Promise<TeamOverview> {
   const team = ws.kind === 'team';
   return {
-    members: team ? await membersWithUsage(db, ws.id, now) : [],
+    members: team ? await membersWithUsage(db, ws.id, spendingTools, now) : [],
     invites: team && isAdminRole(ws.role) ? await listInvites(db, ws.id, now) : [],
     hasCredential: (await getCredentialSummary(db, ws.id)) !== null,
     settings: await getTeamSettings(db, ws.id),

@@ -15,7 +15,7 @@ import {
 } from './tool-rules/rule.js';
 import { teamWebhookRule } from './tool-rules/team-webhook.js';
 import { teammatesReadsRule } from './tool-rules/teammates-reads.js';
-import { reserveWriteCall } from './write-cap.js';
+import { type CreditSpendingTools, reserveWriteCall } from './write-cap.js';
 
 export type {
   PolicyCall,
@@ -53,9 +53,13 @@ function ruleOutcome(touch: TeamTouch | undefined, context: RuleContext): Promis
 /**
  * The team policy of the tool call path (src/mcp/catalog/execute.ts:admit calls it after argument validation
  * and before the tool's run): the rule for what the tool touches (./tool-rules/), then the monthly
- * write cap, reserved last so a refused call reserves nothing.
+ * write cap on the tools that spend credits (`spendingTools`, from the tools' own definitions), reserved
+ * last so a refused call reserves nothing.
  */
-export function teamToolPolicy(db: Store): (call: PolicyCall) => Promise<PolicyGate> {
+export function teamToolPolicy(
+  db: Store,
+  spendingTools: CreditSpendingTools,
+): (call: PolicyCall) => Promise<PolicyGate> {
   return async (call) => {
     const { role, membersReadTeamWork } = call.caller.team;
     const privileged = role === 'owner' || role === 'admin';
@@ -67,7 +71,7 @@ export function teamToolPolicy(db: Store): (call: PolicyCall) => Promise<PolicyG
     });
     if (outcome.refused) return outcome;
     const args = outcome.args ?? call.args;
-    const reservation = await reserveWriteCall(db, call.caller, call.tool.name);
+    const reservation = await reserveWriteCall(db, call.caller, call.tool, spendingTools);
     if (reservation.refusal !== null) return refusal('write_cap', reservation.refusal);
     return {
       refused: null,

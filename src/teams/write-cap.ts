@@ -2,24 +2,15 @@ import { and, count, eq, gte, lt } from 'drizzle-orm';
 import { toolCallCount, toolCallCountQuery } from '../audit/tool-usage.js';
 import { first, forUpdate, type Store } from '../db/store/index.js';
 
-/** The tools that spend upstream credits: what a member's monthly write cap counts and limits. */
-export const CREDIT_SPENDING_TOOLS = [
-  'submit_keyword_search',
-  'submit_user_search',
-  'submit_expert_search',
-  'start_agent_run',
-  'rerun_agent_run',
-  'create_agent_schedule',
-] as const;
-
-const SPENDING = new Set<string>(CREDIT_SPENDING_TOOLS);
+/**
+ * The names of the tools that spend upstream credits (what a member's monthly write cap counts): each
+ * tool's definition says so (src/mcp/tools: `spendsCredits`), and whoever asks passes the list in, since
+ * this part may not import the tools.
+ */
+export type CreditSpendingTools = readonly string[];
 
 /** Audit statuses of a call that upstream accepted (and so may have charged for). */
 export const COUNTED_STATUSES = ['ok', 'cancelled'] as const;
-
-export function isCreditSpendingTool(name: string): boolean {
-  return SPENDING.has(name);
-}
 
 /** Midnight UTC on the first day of `now`'s month. */
 export function startOfUtcMonth(now: number): number {
@@ -28,12 +19,18 @@ export function startOfUtcMonth(now: number): number {
 }
 
 /** The query behind writesThisMonth (exported so tests can EXPLAIN it). */
-export function writesThisMonthQuery(db: Store, workspaceId: string, userId: string, now = Date.now()) {
+export function writesThisMonthQuery(
+  db: Store,
+  workspaceId: string,
+  userId: string,
+  tools: CreditSpendingTools,
+  now = Date.now(),
+) {
   return toolCallCountQuery(db, {
     workspaceId,
     userId,
     since: startOfUtcMonth(now),
-    tools: CREDIT_SPENDING_TOOLS,
+    tools,
     statuses: COUNTED_STATUSES,
   });
 }
@@ -46,13 +43,14 @@ export function writesThisMonth(
   db: Store,
   workspaceId: string,
   userId: string,
+  tools: CreditSpendingTools,
   now = Date.now(),
 ): Promise<number> {
   return toolCallCount(db, {
     workspaceId,
     userId,
     since: startOfUtcMonth(now),
-    tools: CREDIT_SPENDING_TOOLS,
+    tools,
     statuses: COUNTED_STATUSES,
   });
 }
@@ -95,10 +93,11 @@ function capSentence(cap: number, used: number, tool: string, now: number): stri
 export async function reserveWriteCall(
   db: Store,
   caller: WriteCapCaller,
-  tool: string,
+  tool: { name: string; spendsCredits: boolean },
+  spendingTools: CreditSpendingTools,
   now = Date.now(),
 ): Promise<WriteReservation> {
-  if (!isCreditSpendingTool(tool)) return NOTHING_TO_RELEASE;
+  if (!tool.spendsCredits) return NOTHING_TO_RELEASE;
   const month = startOfUtcMonth(now);
   const outcome = await db.transaction(async (tx) => {
     const { workspaceMembers, writeReservations } = tx.t;
@@ -133,11 +132,12 @@ export async function reserveWriteCall(
             .where(and(member, gte(writeReservations.createdAt, month))),
         )
       )?.n ?? 0;
-    const used = (await writesThisMonth(tx, caller.workspaceId, caller.userId, now)) + inFlight;
-    if (used >= cap) return { refusal: capSentence(cap, used, tool, now), id: null };
+    const used =
+      (await writesThisMonth(tx, caller.workspaceId, caller.userId, spendingTools, now)) + inFlight;
+    if (used >= cap) return { refusal: capSentence(cap, used, tool.name, now), id: null };
     const [inserted] = await tx.orm
       .insert(writeReservations)
-      .values({ workspaceId: caller.workspaceId, userId: caller.userId, tool, createdAt: now })
+      .values({ workspaceId: caller.workspaceId, userId: caller.userId, tool: tool.name, createdAt: now })
       .returning({ id: writeReservations.id });
     return { refusal: null, id: inserted?.id ?? null };
   });

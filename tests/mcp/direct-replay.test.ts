@@ -42,6 +42,7 @@ const base = {
   description: 'A tool of this test.',
   scope: 'searches:read' as const,
   toolset: 'searches' as const,
+  spendsCredits: false,
   input: z.strictObject({ n: z.number().optional() }),
   annotations: READ,
 };

@@ -10,7 +10,6 @@ import { PROMPTS } from '../../src/mcp/prompts/definitions.js';
 import { TEMPLATES } from '../../src/mcp/resources/templates.js';
 import { ALL_TOOLS, toolByName } from '../../src/mcp/tools/index.js';
 import { TOOLSETS, type Toolset, writes } from '../../src/mcp/tools/toolsets.js';
-import { isCreditSpendingTool } from '../../src/teams/write-cap.js';
 import { type Harness, type Json, startHarness, textOf } from '../helpers/harness.js';
 
 /**
@@ -72,7 +71,7 @@ describe('the toolsets, as the tools declare them', () => {
   it('read-only leaves out exactly the tools that write: those on a write scope, every credit-spending one among them', () => {
     for (const tool of ALL_TOOLS) {
       expect(writes(tool), tool.name).toBe(tool.scope.endsWith(':write'));
-      if (isCreditSpendingTool(tool.name)) expect(writes(tool), tool.name).toBe(true);
+      if (tool.spendsCredits) expect(writes(tool), tool.name).toBe(true);
     }
   });
 

@@ -6,6 +6,7 @@ import {
   saveUpstreamCredential,
 } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
+import { ALL_TOOLS, CREDIT_SPENDING_TOOLS } from '../../src/mcp/tools/index.js';
 import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
@@ -74,6 +75,37 @@ function rawCall(token: string, name: string, args: Record<string, unknown> = {}
 
 const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
 
+/** The team credential's credits as the sandbox counts them. */
+async function creditsLeft(): Promise<number> {
+  return (await ts.control('GET', `/credentials/${encodeURIComponent(teamToken)}`)).credits as number;
+}
+
+/** A valid call of every tool that writes upstream: on the member's own run, or ids that exist nowhere. */
+const NO_SCHEDULE = '00000000-0000-4000-8000-000000000000';
+const writeCalls = (runId: string): Record<string, Record<string, unknown>> => ({
+  submit_keyword_search: SEARCH,
+  submit_user_search: { query: 'someone', platform: 'twitter' },
+  submit_expert_search: { query: 'heat pump engineers' },
+  start_agent_run: { question: 'What about heat pumps?' },
+  cancel_agent_run: { run_id: runId },
+  rerun_agent_run: { run_id: runId },
+  update_agent_run: { run_id: runId, pinned: true },
+  delete_agent_run: { run_id: runId },
+  create_agent_schedule: {
+    name: 'Weekly',
+    question: 'What changed?',
+    recurrence_type: 'daily',
+    recurrence_time: '09:00',
+    recurrence_timezone: 'UTC',
+    starts_at: '2030-01-01T09:00:00Z',
+  },
+  update_agent_schedule: { schedule_id: NO_SCHEDULE, name: 'Renamed' },
+  pause_agent_schedule: { schedule_id: NO_SCHEDULE },
+  resume_agent_schedule: { schedule_id: NO_SCHEDULE },
+  delete_agent_schedule: { schedule_id: NO_SCHEDULE },
+  update_integration_setup: { return_url: 'https://hooks.example.com/search-done' },
+});
+
 beforeAll(async () => {
   ts = await startTeamServer();
   const { db, secrets } = ts.server;
@@ -137,7 +169,7 @@ describe('a team member’s tool calls', () => {
     const { db } = ts.server;
     const first = await client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
     expect(first.isError).toBeFalsy();
-    const used = await writesThisMonth(db, teamId, member.id);
+    const used = await writesThisMonth(db, teamId, member.id, CREDIT_SPENDING_TOOLS);
     expect(used).toBeGreaterThanOrEqual(1);
     ok(
       await setMemberPolicy(db, teamId, admin.id, member.id, {
@@ -174,6 +206,48 @@ describe('a team member’s tool calls', () => {
       }),
     );
     expect((await client.callTool({ name: 'submit_keyword_search', arguments: SEARCH })).isError).toBeFalsy();
+  });
+
+  it('the write cap knows every tool whose definition says it spends credits, and no other', async () => {
+    const { db } = ts.server;
+    // A run of the member's own, so the ownership rule lets its changes through to the cap.
+    const mine = await client.callTool({ name: 'start_agent_run', arguments: { question: 'Mine?' } });
+    const calls = writeCalls((mine.structuredContent as Json).run_id as string);
+    ok(
+      await setMemberPolicy(db, teamId, admin.id, member.id, {
+        upstreamUserId: 'analyst-42',
+        maxScopes: [...SCOPES],
+        monthlyWriteCap: '0',
+      }),
+    );
+    try {
+      for (const tool of ALL_TOOLS.filter((t) => t.scope.endsWith(':write'))) {
+        const args = calls[tool.name];
+        // A new tool that writes upstream must be called here: say how, and whether it spends.
+        expect(args, `no call for ${tool.name} in writeCalls`).toBeDefined();
+        const before = (await ts.requests(teamToken)).length;
+        const credits = await creditsLeft();
+        const result = await client.callTool({ name: tool.name, arguments: args });
+        const capped = /^Monthly limit reached/.test(textOf(result));
+        expect(capped, tool.name).toBe(tool.spendsCredits);
+        // Refused before anything but the ownership rule's reads reached upstream.
+        if (capped)
+          expect(
+            (await ts.requests(teamToken)).slice(before).filter((r: Json) => r.method !== 'GET'),
+            tool.name,
+          ).toEqual([]);
+        // A tool that says it spends nothing went upstream and spent nothing there.
+        else expect(await creditsLeft(), tool.name).toBe(credits);
+      }
+    } finally {
+      ok(
+        await setMemberPolicy(db, teamId, admin.id, member.id, {
+          upstreamUserId: 'analyst-42',
+          maxScopes: [...SCOPES],
+          monthlyWriteCap: '',
+        }),
+      );
+    }
   });
 
   it('cannot reach another workspace’s run: upstream answers 404 since runs belong to the credential', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultUpstreamUserId } from '../../src/accounts/credentials.js';
 import type { OpenStore, Store } from '../../src/db/store/index.js';
+import { CREDIT_SPENDING_TOOLS } from '../../src/mcp/tools/index.js';
 import { parseMemberPolicy, setMemberPolicy } from '../../src/teams/member-policy.js';
 import { listMembers } from '../../src/teams/teams.js';
 import {
@@ -126,7 +127,12 @@ async function checkWriteCap(
   caller: { userId: string; workspaceId: string },
   tool: string,
 ): Promise<string | null> {
-  const outcome = await reserveWriteCall(db, caller, tool);
+  const outcome = await reserveWriteCall(
+    db,
+    caller,
+    { name: tool, spendsCredits: CREDIT_SPENDING_TOOLS.includes(tool) },
+    CREDIT_SPENDING_TOOLS,
+  );
   if (outcome.refusal === null) await outcome.release();
   return outcome.refusal;
 }
@@ -155,7 +161,7 @@ describe('monthly write cap', () => {
     await toolCall(t.id, t.member.id, 'create_agent_schedule', 'ok', startOfUtcMonth(now) - 1); // last month
     await toolCall(t.member.personalId, t.member.id, 'submit_expert_search', 'ok', now - 1000); // elsewhere
     await toolCall(t.id, t.admin.id, 'rerun_agent_run', 'ok', now - 1000); // someone else
-    expect(await writesThisMonth(db, t.id, t.member.id, now)).toBe(2);
+    expect(await writesThisMonth(db, t.id, t.member.id, CREDIT_SPENDING_TOOLS, now)).toBe(2);
   });
 
   it('refuses with a sentence once the cap is reached; reads and uncapped members pass', async () => {
@@ -195,7 +201,7 @@ describe('monthly write cap', () => {
   });
 
   it('the count query is index-backed (no full scan of the audit trail)', async () => {
-    const text = await queryPlan(db, writesThisMonthQuery(db, 'w', 'u').toSQL());
+    const text = await queryPlan(db, writesThisMonthQuery(db, 'w', 'u', CREDIT_SPENDING_TOOLS).toSQL());
     if (db.engine === 'sqlite') {
       expect(text).toMatch(/USING INDEX audit_user_workspace_at_idx/);
       expect(text).not.toMatch(/SCAN audit_events/);

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREDIT_SPENDING_TOOLS } from '../../src/mcp/tools/index.js';
 import { writesThisMonth } from '../../src/teams/write-cap.js';
 import type { Json } from '../helpers/harness.js';
 import { makeTeam, type Team } from '../helpers/team-fixture.js';
@@ -47,7 +48,7 @@ describe('the monthly write cap under concurrency', () => {
     const { db } = ts.server;
     const first = await t.alice.client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });
     expect(first.isError).toBeFalsy();
-    const used = await writesThisMonth(db, t.id, t.alice.id);
+    const used = await writesThisMonth(db, t.id, t.alice.id, CREDIT_SPENDING_TOOLS);
     await setCap(t.alice.id, used + 1);
     const before = await searchesCreated();
 
@@ -63,7 +64,7 @@ describe('the monthly write cap under concurrency', () => {
     expect(refused).toHaveLength(49);
     for (const r of refused) expect(r.content[0].text).toMatch(/^Monthly limit reached/);
     expect((await searchesCreated()) - before).toBe(1);
-    expect(await writesThisMonth(db, t.id, t.alice.id)).toBe(used + 1);
+    expect(await writesThisMonth(db, t.id, t.alice.id, CREDIT_SPENDING_TOOLS)).toBe(used + 1);
     const refusals = await db.orm
       .select()
       .from(ts.server.db.t.auditEvents)
@@ -81,7 +82,7 @@ describe('the monthly write cap under concurrency', () => {
 
   it('a call upstream refuses (402) gives its reservation back: the next call still fits under the cap', async () => {
     const { db } = ts.server;
-    const used = await writesThisMonth(db, t.id, t.bob.id);
+    const used = await writesThisMonth(db, t.id, t.bob.id, CREDIT_SPENDING_TOOLS);
     await setCap(t.bob.id, used + 1);
     await ts.control('PATCH', `/credentials/${t.token}`, { credits: 0 });
     const broke = await t.bob.client.callTool({ name: 'submit_keyword_search', arguments: SEARCH });

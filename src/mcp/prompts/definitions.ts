@@ -1,4 +1,14 @@
+import { getAgentRun, startAgentRun } from '../tools/agent-runs.js';
 import { KEYWORD_PLATFORMS, USER_PLATFORMS } from '../tools/common.js';
+import { names } from '../tools/index.js';
+import {
+  getKeywordSearchPostsData,
+  getKeywordSearchTopicTree,
+  submitKeywordSearch,
+} from '../tools/keyword-search.js';
+import { pauseAgentSchedule } from '../tools/schedule-actions.js';
+import { createAgentSchedule, listAgentScheduleRuns } from '../tools/schedules.js';
+import { getUserSearchPostsData, submitUserSearch } from '../tools/user-search.js';
 import { argumentBlocks, timeProblem, timeZoneProblem } from './quoting.js';
 
 /**
@@ -74,7 +84,7 @@ export const PROMPTS: readonly PromptDef[] = [
             : `platforms must be a comma-separated list of ${KEYWORD_PLATFORMS.join(', ')}.`,
       },
     ],
-    tools: ['submit_keyword_search', 'get_keyword_search_topic_tree', 'get_keyword_search_posts_data'],
+    tools: names(submitKeywordSearch, getKeywordSearchTopicTree, getKeywordSearchPostsData),
     render(a, today) {
       const days = dayCount(a.days, 7);
       const listed = a.platforms ? platformList(a.platforms) : null;
@@ -107,7 +117,7 @@ export const PROMPTS: readonly PromptDef[] = [
         values: USER_PLATFORMS,
       },
     ],
-    tools: ['submit_user_search', 'get_user_search_posts_data'],
+    tools: names(submitUserSearch, getUserSearchPostsData),
     render(a) {
       const platform = a.platform || 'twitter';
       const handle = (a.handle ?? '').replace(/^@/, '');
@@ -135,7 +145,7 @@ export const PROMPTS: readonly PromptDef[] = [
       { name: 'brand_b', description: 'Second brand, product or topic.', required: true },
       { name: 'days', description: 'How many days back to look (default 7).', required: false },
     ],
-    tools: ['submit_keyword_search', 'get_keyword_search_topic_tree'],
+    tools: names(submitKeywordSearch, getKeywordSearchTopicTree),
     render(a, today) {
       const start = daysAgo(today, dayCount(a.days, 7));
       return [
@@ -181,13 +191,7 @@ export const PROMPTS: readonly PromptDef[] = [
         values: ['1', '2', '3', '4'],
       },
     ],
-    tools: [
-      'start_agent_run',
-      'create_agent_schedule',
-      'list_agent_schedule_runs',
-      'get_agent_run',
-      'pause_agent_schedule',
-    ],
+    tools: names(startAgentRun, createAgentSchedule, listAgentScheduleRuns, getAgentRun, pauseAgentSchedule),
     render(a) {
       const topic = a.topic ?? '';
       const day = DAYS.indexOf((a.day || 'monday').toLowerCase() as (typeof DAYS)[number]);

@@ -1,5 +1,14 @@
 import { POST_KINDS, TOPIC_TREE_PLATFORMS } from '../../upstream/platforms.js';
 import { SCHEME } from '../results/links.js';
+import { getAgentRun, listAgentRuns } from '../tools/agent-runs.js';
+import { getExpertSearch, getExpertSearches } from '../tools/expert-search.js';
+import {
+  getKeywordSearch,
+  getKeywordSearches,
+  getKeywordSearchPostsData,
+  getKeywordSearchTopicTree,
+} from '../tools/keyword-search.js';
+import { getUserSearch, getUserSearches, getUserSearchPostsData } from '../tools/user-search.js';
 
 /**
  * Our resource templates (MCP "Resource Templates", RFC 6570 URI templates): searches, posts pages,
@@ -43,9 +52,9 @@ function pageArgs(id: string, q: URLSearchParams): Record<string, unknown> {
   return args;
 }
 
-const KEYWORD_IDS = { tool: 'get_keyword_searches', args: {}, list: 'keyword_searches' };
-const USER_IDS = { tool: 'get_user_searches', args: {}, list: 'user_searches' };
-const RUN_IDS = { tool: 'list_agent_runs', args: { limit: 100 }, list: 'runs' };
+const KEYWORD_IDS = { tool: getKeywordSearches.name, args: {}, list: 'keyword_searches' };
+const USER_IDS = { tool: getUserSearches.name, args: {}, list: 'user_searches' };
+const RUN_IDS = { tool: listAgentRuns.name, args: { limit: 100 }, list: 'runs' };
 
 const POSTS_NOTE =
   'Paged: `next_offset` in the JSON says where the next page starts. Post text is user-generated content.';
@@ -60,7 +69,7 @@ export const TEMPLATES: readonly TemplateDef[] = [
     collection: 'keyword-searches',
     sub: '',
     query: [],
-    tool: 'get_keyword_search',
+    tool: getKeywordSearch.name,
     args: (id) => ({ search_id: searchId(id), detail: 'full' }),
     idsFrom: KEYWORD_IDS,
   },
@@ -73,7 +82,7 @@ export const TEMPLATES: readonly TemplateDef[] = [
     collection: 'keyword-searches',
     sub: 'posts',
     query: ['platform', 'offset', 'limit'],
-    tool: 'get_keyword_search_posts_data',
+    tool: getKeywordSearchPostsData.name,
     args: pageArgs,
     idsFrom: KEYWORD_IDS,
     values: { platform: ['all', ...POST_KINDS] },
@@ -87,7 +96,7 @@ export const TEMPLATES: readonly TemplateDef[] = [
     collection: 'keyword-searches',
     sub: 'topic-tree',
     query: ['platform'],
-    tool: 'get_keyword_search_topic_tree',
+    tool: getKeywordSearchTopicTree.name,
     args: (id, q) => ({
       search_id: searchId(id),
       ...(q.has('platform') ? { platform: q.get('platform') } : {}),
@@ -104,7 +113,7 @@ export const TEMPLATES: readonly TemplateDef[] = [
     collection: 'user-searches',
     sub: '',
     query: [],
-    tool: 'get_user_search',
+    tool: getUserSearch.name,
     args: (id) => ({ search_id: searchId(id), detail: 'full' }),
     idsFrom: USER_IDS,
   },
@@ -117,7 +126,7 @@ export const TEMPLATES: readonly TemplateDef[] = [
     collection: 'user-searches',
     sub: 'posts',
     query: ['offset', 'limit'],
-    tool: 'get_user_search_posts_data',
+    tool: getUserSearchPostsData.name,
     args: pageArgs,
     idsFrom: USER_IDS,
   },
@@ -130,9 +139,9 @@ export const TEMPLATES: readonly TemplateDef[] = [
     collection: 'expert-searches',
     sub: '',
     query: [],
-    tool: 'get_expert_search',
+    tool: getExpertSearch.name,
     args: (id) => ({ search_id: searchId(id), detail: 'full' }),
-    idsFrom: { tool: 'get_expert_searches', args: {}, list: 'searches' },
+    idsFrom: { tool: getExpertSearches.name, args: {}, list: 'searches' },
   },
   {
     name: 'agent-run',
@@ -143,7 +152,7 @@ export const TEMPLATES: readonly TemplateDef[] = [
     collection: 'agent-runs',
     sub: '',
     query: [],
-    tool: 'get_agent_run',
+    tool: getAgentRun.name,
     args: (id) => ({ run_id: id, detail: 'full' }),
     idsFrom: RUN_IDS,
   },
@@ -157,7 +166,7 @@ export const TEMPLATES: readonly TemplateDef[] = [
     collection: 'agent-runs',
     sub: 'report',
     query: [],
-    tool: 'get_agent_run',
+    tool: getAgentRun.name,
     args: (id) => ({ run_id: id }),
     idsFrom: RUN_IDS,
   },

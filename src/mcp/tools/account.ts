@@ -20,6 +20,7 @@ export const getIntegrationSetup = defineTool({
   description: 'Shows the webhook URL (return_url) that receives completed search results. Free.',
   scope: 'account:read',
   toolset: 'account',
+  spendsCredits: false,
   input: z.strictObject({}),
   output: setupOutput,
   annotations: READ,
@@ -36,6 +37,7 @@ export const updateIntegrationSetup = defineTool({
   description: "Sets the webhook URL: every completed search's result is POSTed there.",
   scope: 'account:write',
   toolset: 'account',
+  spendsCredits: false,
   input: z.strictObject({
     return_url: z
       .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
@@ -57,6 +59,7 @@ export const usage = defineTool({
   description: 'Search counts of the last 12 months, in total and per user. Free.',
   scope: 'account:read',
   toolset: 'account',
+  spendsCredits: false,
   input: z.strictObject({}),
   output: usageOutput,
   annotations: READ,
@@ -73,6 +76,7 @@ export const getUsageByMonth = defineTool({
   description: 'Search counts of one month, in total and per user. Free.',
   scope: 'account:read',
   toolset: 'account',
+  spendsCredits: false,
   input: z.strictObject({
     month: z
       .string()

@@ -18,6 +18,16 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   ...accountTools,
 ];
 
+/** The tools whose calls spend upstream credits: what a member's monthly write cap counts and limits. */
+export const CREDIT_SPENDING_TOOLS: readonly string[] = ALL_TOOLS.filter((t) => t.spendsCredits).map(
+  (t) => t.name,
+);
+
+/** The names of these tools: how prompts and resources name the tools they use. */
+export function names(...tools: readonly ToolDef[]): string[] {
+  return tools.map((t) => t.name);
+}
+
 const BY_NAME = new Map(ALL_TOOLS.map((t) => [t.name, t]));
 
 export function toolByName(name: string): ToolDef | undefined {

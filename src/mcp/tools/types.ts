@@ -132,6 +132,9 @@ export interface NotFoundHint {
   listTool: string;
 }
 
+/** The MCP Apps views a tool's result can be drawn by (../apps/definitions.ts). */
+export type ViewName = 'search' | 'topic-tree' | 'agent-run';
+
 export interface ToolDef<I extends z.ZodType = z.ZodType> {
   name: string;
   title: string;
@@ -141,13 +144,20 @@ export interface ToolDef<I extends z.ZodType = z.ZodType> {
   scope: Scope;
   /** The group a connection may narrow its tools to (./toolsets.ts). */
   toolset: Toolset;
+  /**
+   * The call makes upstream spend credits (a search, a run, a schedule's runs): the team's monthly write
+   * cap counts and limits exactly these tools (src/teams/write-cap.ts gets the list from ./index.ts).
+   */
+  spendsCredits: boolean;
+  /** The MCP Apps view that draws its result, for clients that render views (../apps/definitions.ts). */
+  view?: ViewName;
   input: I;
   output: z.ZodType;
   annotations: ToolAnnotationsSpec;
   notFound?: NotFoundHint;
   /** 403 on this tool means the key lacks the producer permission (expert search). */
   forbiddenMeansProducer?: boolean;
-  /** What the tool does to the team's shared account, for the team policy (src/teams/tool-policy.ts). */
+  /** What the tool does to the team's shared account, for the team policy (src/teams/tool-rules/). */
   team?: TeamTouch;
   /**
    * The tool waits for an upstream job (waitFor): always (true), or when called with `wait: true`

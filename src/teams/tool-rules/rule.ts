@@ -29,7 +29,7 @@ export interface PolicyCaller {
 
 export interface PolicyCall {
   caller: PolicyCaller;
-  tool: { name: string; team?: TeamTouch | undefined };
+  tool: { name: string; team?: TeamTouch | undefined; spendsCredits: boolean };
   args: Record<string, unknown>;
   upstream: UpstreamClient;
   creds: UpstreamCredentials;

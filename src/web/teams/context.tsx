@@ -4,6 +4,7 @@ import { getMembership, type WorkspaceRole } from '../../accounts/workspaces.js'
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store/index.js';
 import type { AppEnv, SessionUser } from '../../http/env.js';
+import { CREDIT_SPENDING_TOOLS } from '../../mcp/tools/index.js';
 import type { SecretBox } from '../../security/secrets.js';
 import type { Refusal } from '../../teams/outcome.js';
 import { teamOverview } from '../../teams/overview.js';
@@ -128,7 +129,7 @@ export function teamContext(deps: TeamRoutesDeps) {
         c={c}
         user={user}
         ws={ws}
-        overview={await teamOverview(db, ws)}
+        overview={await teamOverview(db, ws, CREDIT_SPENDING_TOOLS)}
         notice={options.notice ?? null}
         newInvite={options.newInvite ?? null}
         errors={options.errors ?? {}}

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/env.js';
+import { CREDIT_SPENDING_TOOLS } from '../../../mcp/tools/index.js';
 import { setMemberPolicy } from '../../../teams/member-policy.js';
 import { membersWithUsage } from '../../../teams/overview.js';
 import { changeRole, mayManage, removeMember } from '../../../teams/teams.js';
@@ -15,7 +16,7 @@ export function memberRoutes(t: TeamContext) {
   const app = new Hono<AppEnv>();
   const targetOf = (param: string | undefined) => (param ?? '').slice(0, ID_MAX_LENGTH);
   const memberOf = async (ws: TeamNav, userId: string) =>
-    (await membersWithUsage(db, ws.id)).find((m) => m.userId === userId) ?? null;
+    (await membersWithUsage(db, ws.id, CREDIT_SPENDING_TOOLS)).find((m) => m.userId === userId) ?? null;
 
   app.post('/workspaces/:id/members/:userId/role', t.sameOrigin, async (c) => {
     const g = await t.poster(c);

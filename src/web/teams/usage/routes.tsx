@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { toolCallsByDay } from '../../../audit/tool-usage.js';
 import type { AppEnv } from '../../../http/env.js';
+import { CREDIT_SPENDING_TOOLS } from '../../../mcp/tools/index.js';
 import { membersWithUsage } from '../../../teams/overview.js';
 import { fetchUpstreamUsage, totalsByMemberAndTool, USAGE_DAYS } from '../../../teams/usage.js';
 import { privatePage } from '../../layout.js';
@@ -31,7 +32,7 @@ export function usageRoutes(t: TeamContext) {
       g.ws.id,
     );
     if (!usage.ok) c.get('log').info({ workspaceId: g.ws.id }, 'upstream usage unavailable');
-    const members = await membersWithUsage(db, g.ws.id, now);
+    const members = await membersWithUsage(db, g.ws.id, CREDIT_SPENDING_TOOLS, now);
     return privatePage(
       c,
       <UsagePage
