@@ -3,6 +3,9 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { privateFolder } from './db/data-folder.js';
+import { DEFAULT_POOL_SIZE } from './db/pool-size.js';
+import { DEFAULT_TOOL_OPTIONS } from './mcp/tools/options.js';
+import { UPSTREAM_DEFAULTS } from './upstream/defaults.js';
 
 /** Settings of DESIGN.md §6, parsed once at start-up. */
 export interface Config {
@@ -135,6 +138,8 @@ function decodeKey(v: string): Buffer | null {
   return null;
 }
 
+const seconds = (ms: number) => String(ms / 1000);
+
 const wholeNumber = (fallback: string, min: number, max: number, unit: string) =>
   z
     .string()
@@ -159,7 +164,7 @@ export const schema = z.object({
       'must be a PostgreSQL URL like postgres://user:password@host:5432/database',
     )
     .optional(),
-  DATABASE_POOL_SIZE: wholeNumber('10', 1, 100, 'connections'),
+  DATABASE_POOL_SIZE: wholeNumber(String(DEFAULT_POOL_SIZE), 1, 100, 'connections'),
   DATABASE_PREPARE: z.enum(['true', 'false']).default('true'),
   SECRET_KEY: secretKey.optional(),
   SECRET_KEY_PREVIOUS: secretKey.optional(),
@@ -168,11 +173,11 @@ export const schema = z.object({
   UPSTREAM_TOKEN_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name (letters, digits, dashes)')
-    .default('X-SERVICE-TOKEN'),
+    .default(UPSTREAM_DEFAULTS.tokenHeader),
   UPSTREAM_USER_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name (letters, digits, dashes)')
-    .default('X-SERVICE-USER-ID'),
+    .default(UPSTREAM_DEFAULTS.userHeader),
   SIGNUP: z.enum(['open', 'invite', 'closed']).default('open'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SANDBOX_SPEED: z.enum(['instant', 'demo', 'realistic']).default('demo'),
@@ -197,13 +202,17 @@ export const schema = z.object({
     )
     .transform(Number),
   CIMD_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),
-  // 45: inside every known client's time-out (the SDKs' 60 s default, which progress does not reset).
-  SEARCH_MAX_WAIT_SECONDS: wholeNumber('45', 1, 3600, 'seconds'),
-  RUN_MAX_WAIT_SECONDS: wholeNumber('45', 1, 3600, 'seconds'),
-  MAX_RESULT_BYTES: wholeNumber(String(100 * 1024), 4096, 10 * 1024 * 1024, 'bytes'),
-  UPSTREAM_TIMEOUT_MS: wholeNumber('30000', 100, 300_000, 'milliseconds'),
-  // 40: about 1 ms of CPU per poll here (bench), so 1,000 waiting calls cost about 4 % of a core (issue 18: < 5 %).
-  UPSTREAM_POLLS_PER_SECOND: wholeNumber('40', 1, 100_000, 'polls a second'),
+  // The tool layer's knobs default to what it uses when built without a configuration (tools/options.ts).
+  SEARCH_MAX_WAIT_SECONDS: wholeNumber(seconds(DEFAULT_TOOL_OPTIONS.searchMaxWaitMs), 1, 3600, 'seconds'),
+  RUN_MAX_WAIT_SECONDS: wholeNumber(seconds(DEFAULT_TOOL_OPTIONS.runMaxWaitMs), 1, 3600, 'seconds'),
+  MAX_RESULT_BYTES: wholeNumber(String(DEFAULT_TOOL_OPTIONS.maxResultBytes), 4096, 10 * 1024 * 1024, 'bytes'),
+  UPSTREAM_TIMEOUT_MS: wholeNumber(String(UPSTREAM_DEFAULTS.timeoutMs), 100, 300_000, 'milliseconds'),
+  UPSTREAM_POLLS_PER_SECOND: wholeNumber(
+    String(DEFAULT_TOOL_OPTIONS.pollsPerSecond),
+    1,
+    100_000,
+    'polls a second',
+  ),
   TASK_RETENTION_HOURS: wholeNumber('24', 1, 24 * 30, 'hours'),
   // 30: another instance resumes a stopped one's tasks within a lease; renewed every 10 s.
   TASK_LEASE_SECONDS: wholeNumber('30', 1, 3600, 'seconds'),

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { sendOnce } from './attempt.js';
+import { UPSTREAM_DEFAULTS } from './defaults.js';
 import {
   creditsFromBody,
   detailFromBody,
@@ -31,10 +32,10 @@ export type {
 export interface UpstreamClientOptions {
   searchUrl: string;
   agentUrl: string;
-  /** Header names (config.upstream.tokenHeader / userHeader). */
+  /** Header names (config.upstream.tokenHeader / userHeader); default UPSTREAM_DEFAULTS'. */
   tokenHeader?: string;
   userHeader?: string;
-  /** Per-attempt timeout. Default 30 s. */
+  /** Per-attempt timeout. Default UPSTREAM_DEFAULTS.timeoutMs. */
   timeoutMs?: number;
   /** Retries for idempotent reads (network errors, 5xx, 429). Default 2 (3 attempts). */
   maxRetries?: number;
@@ -74,9 +75,9 @@ export class UpstreamTransport {
   constructor(options: UpstreamClientOptions) {
     this.searchUrl = options.searchUrl.replace(/\/+$/, '');
     this.agentUrl = options.agentUrl.replace(/\/+$/, '');
-    this.tokenHeader = options.tokenHeader ?? 'X-SERVICE-TOKEN';
-    this.userHeader = options.userHeader ?? 'X-SERVICE-USER-ID';
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.tokenHeader = options.tokenHeader ?? UPSTREAM_DEFAULTS.tokenHeader;
+    this.userHeader = options.userHeader ?? UPSTREAM_DEFAULTS.userHeader;
+    this.timeoutMs = options.timeoutMs ?? UPSTREAM_DEFAULTS.timeoutMs;
     this.maxRetries = options.maxRetries ?? 2;
     this.backoffBaseMs = options.backoffBaseMs ?? 200;
     this.backoffMaxMs = options.backoffMaxMs ?? 2_000;

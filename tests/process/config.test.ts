@@ -1,7 +1,8 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { ROOT } from '../helpers/process.js';
 import { TEST_SECRET_KEY, tempDir } from '../helpers/temp.js';
 
 const dirs: Array<{ remove(): void }> = [];
@@ -37,6 +38,38 @@ describe('config (DESIGN.md §6)', () => {
     expect(config.sandboxSpeed).toBe('demo');
     expect(config.sandboxMode).toBe(true);
     expect(config.mcp.pollsPerSecond).toBe(40);
+  });
+
+  it('has the numeric defaults docs/configuration.md documents, one per variable', () => {
+    const table = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
+    // A row names one variable or several (`A`, `B`), with as many defaults (`1`, `2`).
+    const documented = (name: string) => {
+      for (const line of table.split('\n')) {
+        const [names, defaults] = line.split(' | ');
+        const at = names?.replace(/^\| /, '').split(', ').indexOf(`\`${name}\``) ?? -1;
+        if (at >= 0) return Number(defaults?.split(', ')[at]?.replaceAll('`', ''));
+      }
+      throw new Error(`${name} is not in docs/configuration.md`);
+    };
+    const c = loadConfig(env());
+    const actual: Record<string, number> = {
+      PORT: c.port,
+      DATABASE_POOL_SIZE: c.databasePoolSize,
+      BODY_LIMIT_BYTES: c.bodyLimitBytes,
+      SHUTDOWN_GRACE_MS: c.shutdownGraceMs,
+      ACCESS_TOKEN_TTL_SECONDS: c.oauth.accessTokenTtlSeconds,
+      SEARCH_MAX_WAIT_SECONDS: c.mcp.searchMaxWaitMs / 1000,
+      RUN_MAX_WAIT_SECONDS: c.mcp.runMaxWaitMs / 1000,
+      TASK_RETENTION_HOURS: c.mcp.taskRetentionMs / 3_600_000,
+      TASK_LEASE_SECONDS: c.mcp.taskLeaseMs / 1000,
+      MAX_RESULT_BYTES: c.mcp.maxResultBytes,
+      UPSTREAM_TIMEOUT_MS: c.mcp.upstreamTimeoutMs,
+      UPSTREAM_POLLS_PER_SECOND: c.mcp.pollsPerSecond,
+      AUDIT_RETENTION_DAYS: c.auditRetentionDays,
+      HOUSEKEEPING_INTERVAL_SECONDS: c.housekeepingIntervalMs / 1000,
+    };
+    for (const [name, value] of Object.entries(actual))
+      expect({ name, value }).toEqual({ name, value: documented(name) });
   });
 
   it('takes a poll budget of whole polls a second, at least one', () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { DEFAULT_POOL_SIZE } from '../pool-size.js';
 import * as pgTables from '../postgres/schema/index.js';
 import { INVALIDATION_CHANNEL, LocalWatchers, PendingInvalidations } from './invalidation.js';
 import { InvalidationListener } from './postgres-invalidations.js';
@@ -8,7 +9,7 @@ import { assertOutsideTransaction, TransactionEndedError, withinTransaction } fr
 import type { OpenStore, Orm, Store, StoreOptions, Tables } from './types.js';
 
 export interface PostgresStoreOptions extends StoreOptions {
-  /** Connections in the pool. */
+  /** Connections in the pool (default DEFAULT_POOL_SIZE). */
   max?: number;
   /**
    * Prepare every statement once per connection (default). Off only behind a pooler that cannot keep
@@ -25,7 +26,7 @@ export interface PostgresStoreOptions extends StoreOptions {
  */
 export function openPostgresStore(url: string, options: PostgresStoreOptions = {}): OpenStore {
   const client = postgres(url, {
-    max: options.max ?? 10,
+    max: options.max ?? DEFAULT_POOL_SIZE,
     // Notices (e.g. "relation already exists, skipping") are not the operator's business.
     onnotice: () => {},
     connection: { application_name: 'social-intel-mcp' },

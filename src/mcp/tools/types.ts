@@ -5,37 +5,11 @@ import type { UpstreamClient, UpstreamCredentials } from '../../upstream/client.
 import type { ResultOutput } from '../results/output.js';
 import type { ProgressUpdate } from '../waiting/wait.js';
 import type { WaitScheduler } from '../waiting/wait-scheduler.js';
+import type { ToolOptions } from './options.js';
 import type { Toolset } from './toolsets.js';
 
 export type { ProgressUpdate } from '../waiting/wait.js';
-
-/** Knobs of the tool layer; every one has a default (see DEFAULT_TOOL_OPTIONS). */
-export interface ToolOptions {
-  /** Longest a submit_*_search call (or a get with `wait`) waits for completion before returning the id. */
-  searchMaxWaitMs: number;
-  /** Longest start_agent_run (or get_agent_run with `wait`) waits before returning the run id. */
-  runMaxWaitMs: number;
-  /** First poll delay; doubles each poll up to pollMaxMs. */
-  pollInitialMs: number;
-  pollMaxMs: number;
-  /** Upstream polls a second for the whole process, at most (./poll-budget.ts). */
-  pollsPerSecond: number;
-  /** How long to keep polling a search that reports `finished` but has no results yet. */
-  resultsGraceMs: number;
-  /** Size cap of one tool result's JSON, in bytes. */
-  maxResultBytes: number;
-}
-
-export const DEFAULT_TOOL_OPTIONS: ToolOptions = {
-  // Inside every known client's time-out (the SDKs' 60 s default, which progress does not reset).
-  searchMaxWaitMs: 45_000,
-  runMaxWaitMs: 45_000,
-  pollInitialMs: 500,
-  pollMaxMs: 5_000,
-  pollsPerSecond: 40,
-  resultsGraceMs: 45_000,
-  maxResultBytes: 100_000,
-};
+export { DEFAULT_TOOL_OPTIONS, type ToolOptions } from './options.js';
 
 /** What a tool's `run` receives: no MCP types, so tools are testable on their own. */
 export interface ToolContext {
