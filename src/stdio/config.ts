@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, describeIssues, SECRET_VARIABLES, schema } from '../config.js';
+import { ConfigError, describeIssues, SECRET_VARIABLES, schema } from '../config-variables.js';
 import {
   isUpstreamTokenShaped,
   isUpstreamUserIdShaped,
