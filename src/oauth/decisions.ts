@@ -2,7 +2,7 @@ import { eq, inArray, lt } from 'drizzle-orm';
 import { deleteInBatches } from '../db/batches.js';
 import { changed, first, type Store } from '../db/store/index.js';
 import type { SecretBox } from '../security/secrets.js';
-import { CODE_TTL_MS } from './grants.js';
+import { CODE_TTL_MS } from './codes.js';
 
 /**
  * The consent form's one-use id (DESIGN.md §4): the signed authorization request carries it, and the

@@ -1,19 +1,12 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit/record.js';
-import {
-  atomically,
-  changed,
-  first,
-  forUpdate,
-  grantSubject,
-  type Store,
-  type Tables,
-} from '../db/store/index.js';
+import { atomically, changed, first, forUpdate, grantSubject, type Store } from '../db/store/index.js';
 import { hashToken, newId, newToken } from '../security/tokens.js';
-import { formatScopes, parseScopes, type Scope } from './scopes.js';
+import type { CodeRow } from './codes.js';
+import { formatScopes, parseScopes } from './scopes.js';
 
 /**
- * Grants and token families (DESIGN.md §4).
+ * Grants and token families (docs/oauth.md, Rules worth knowing).
  *
  * A grant is one "connected app": a person's authorization of one client in one workspace, at most one
  * live grant per (user, client, workspace) (a partial unique index). A token family is what one code
@@ -23,11 +16,10 @@ import { formatScopes, parseScopes, type Scope } from './scopes.js';
  * allowed, and starts a new family beside the others, which it neither revokes, narrows nor widens.
  * Refresh-token reuse and code replay revoke only the family concerned; revoking the connected app
  * (account page, admin, CLI) revokes the grant and every family in it. A team admin's scope ceiling
- * applies to every family at once (bearer.ts).
+ * applies to every family at once (the bearer check, src/mcp/auth/authenticate.ts).
  */
 
-/** Lifetimes (DESIGN.md §4). */
-export const CODE_TTL_MS = 60_000;
+/** How long a refresh token lives unused; each rotation starts the successor's 30 days afresh. */
 export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
 
 export interface IssuedTokens {
@@ -36,73 +28,6 @@ export interface IssuedTokens {
   expires_in: number;
   refresh_token: string;
   scope: string;
-}
-
-export interface CodeRequest {
-  clientId: string;
-  userId: string;
-  workspaceId: string;
-  redirectUri: string;
-  /** Whether the authorization request named redirect_uri (default true: /token must repeat it). */
-  redirectUriSent?: boolean;
-  codeChallenge: string;
-  scopes: readonly Scope[];
-  /** Toolsets chosen at consent (space-separated; null: every toolset) and read-only, for the grant. */
-  toolsets?: string | null;
-  readOnly?: boolean;
-  resource: string;
-}
-
-/** Stores an authorization code (hashed) and returns it. */
-export async function createAuthorizationCode(
-  db: Store,
-  request: CodeRequest,
-  now = Date.now(),
-): Promise<string> {
-  const code = newToken('code');
-  await db.orm.insert(db.t.oauthCodes).values({
-    codeHash: hashToken(code),
-    clientId: request.clientId,
-    userId: request.userId,
-    workspaceId: request.workspaceId,
-    redirectUri: request.redirectUri,
-    redirectUriSent: request.redirectUriSent ?? true,
-    codeChallenge: request.codeChallenge,
-    scopes: formatScopes(request.scopes),
-    toolsets: request.toolsets ?? null,
-    readOnly: request.readOnly ?? false,
-    resource: request.resource,
-    createdAt: now,
-    expiresAt: now + CODE_TTL_MS,
-  });
-  return code;
-}
-
-export type CodeRow = Tables['oauthCodes']['$inferSelect'];
-
-export async function findCode(db: Store, code: string): Promise<CodeRow | undefined> {
-  const { oauthCodes } = db.t;
-  return first(
-    db.orm
-      .select()
-      .from(oauthCodes)
-      .where(eq(oauthCodes.codeHash, hashToken(code))),
-  );
-}
-
-/**
- * Marks a code used, atomically: of two concurrent exchanges exactly one wins (the UPDATE matches
- * only while used_at is null; on PostgreSQL the second waits for the first's row lock, re-checks the
- * condition once it commits, and matches nothing).
- */
-export async function claimCode(db: Store, codeHash: string, now = Date.now()): Promise<boolean> {
-  const { oauthCodes: c } = db.t;
-  const won = await db.orm
-    .update(c)
-    .set({ usedAt: now })
-    .where(and(eq(c.codeHash, codeHash), isNull(c.usedAt)))
-    .returning({ codeHash: c.codeHash });
-  return won.length === 1;
 }
 
 /**

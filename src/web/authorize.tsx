@@ -6,6 +6,7 @@ import { EVERY_TOOL, storedSelection } from '../mcp/tools/toolsets.js';
 import { checkAuthorizeRequest, redirectWith } from '../oauth/authorize-request.js';
 import { findClient, isUrlClientId, touchClient } from '../oauth/clients/repository.js';
 import type { OAuthClient } from '../oauth/clients/types.js';
+import { createAuthorizationCode } from '../oauth/codes.js';
 import {
   consentedScopes,
   hasConsentedTo,
@@ -17,7 +18,6 @@ import {
 import { decideOnce } from '../oauth/decisions.js';
 import { clientLookup, type OAuthDeps } from '../oauth/deps.js';
 import { OAuthError } from '../oauth/errors.js';
-import { createAuthorizationCode } from '../oauth/grants.js';
 import {
   PENDING_TTL_SECONDS,
   type PendingAuthorization,

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/accounts/users.js';
 import { getPersonalWorkspaceId } from '../../src/accounts/workspaces.js';
-import { createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
+import { createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
+import { issueGrantForCode } from '../../src/oauth/grants.js';
 import { type CliWorkspace, cliWorkspace, lines, runCli } from '../helpers/cli.js';
 
 let ws: CliWorkspace;

@@ -1,6 +1,7 @@
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
-import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
+import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
+import { issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES, type Scope } from '../../src/oauth/scopes.js';
 import type { TestServer } from './server.js';
 

@@ -1,7 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { defaultUpstreamUserId, saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
-import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
+import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
+import { issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
 import { changeRole, createTeam } from '../../src/teams/teams.js';

@@ -2,13 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { removeUpstreamCredential, saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { grantSubject, openPostgresStore } from '../../src/db/store/index.js';
 import { type BearerCheck, verifyAccessToken } from '../../src/mcp/auth/authenticate.js';
-import {
-  claimCode,
-  createAuthorizationCode,
-  findCode,
-  issueGrantForCode,
-  revokeGrant,
-} from '../../src/oauth/grants.js';
+import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
+import { issueGrantForCode, revokeGrant } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { revokeOwnApp } from '../../src/teams/apps.js';
 import { READ_ONLY_SCOPES, setMemberPolicy } from '../../src/teams/member-policy.js';

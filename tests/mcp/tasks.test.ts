@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
-import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
+import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
+import { issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
 import { createTeam, removeMember } from '../../src/teams/teams.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/accounts/users.js';
 import type { OpenStore } from '../../src/db/store/index.js';
-import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/grants.js';
+import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { testEngine } from '../helpers/engine.js';
 import { asTestServer, type Gateway, spawnGateway } from '../helpers/gateway.js';

@@ -14,7 +14,7 @@ import { createUser } from '../../src/accounts/users.js';
 import { loadConfig } from '../../src/config.js';
 import { openSqliteFile } from '../../src/db/client.js';
 import { type OpenStore, openSqliteStore } from '../../src/db/store/index.js';
-import { createAuthorizationCode } from '../../src/oauth/grants.js';
+import { createAuthorizationCode } from '../../src/oauth/codes.js';
 import { REFRESH_GRACE_MS } from '../../src/oauth/refresh.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';

@@ -7,7 +7,8 @@ import {
 } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
 import { ALL_TOOLS, CREDIT_SPENDING_TOOLS } from '../../src/mcp/tools/index.js';
-import { claimCode, createAuthorizationCode, findCode, issueGrantForCode } from '../../src/oauth/grants.js';
+import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
+import { issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
 import { setMemberPolicy } from '../../src/teams/member-policy.js';
