@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { batchedToolCallAuditor } from '../audit/batched.js';
 import { type ToolCallAudit, toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
 import type { OpenStore } from '../db/store/index.js';
@@ -107,11 +108,16 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     waits: new WaitScheduler(toolOptions, shutdown.signal, Date.now, wheel),
     reuse: new RecentSubmits(deps.db, logger),
   };
+  const taskAudits = batchedToolCallAuditor(deps.db, logger);
   const tasks = new Tasks({
     db: deps.db,
     secrets: deps.secrets,
     catalog,
     logger,
+    audit: (event) => {
+      metrics.toolCalls.labels(event.tool, event.status).inc();
+      taskAudits.record(event);
+    },
     serverInfo: SERVER_INFO,
     toolByName,
     leaseMs: options.taskLeaseMs ?? 30_000,
@@ -165,6 +171,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       // Tasks' work stopped waiting without ending them: their leases are handed back to be resumed.
       await tasksStarted;
       await tasks.stop();
+      await taskAudits.flush();
       await sleep(50);
       await servers.close();
       await listening;

@@ -42,8 +42,17 @@ export function plainTaskGet(request: Request, body: unknown): PlainTaskGet | nu
   return { id: body.id, taskId: params.taskId };
 }
 
-const metaText = (serverInfo: { name: string; version: string }) =>
-  JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo });
+const metaTexts = new WeakMap<object, string>();
+
+/** The result's `_meta` as the SDK's encode step writes it, made once per server identity. */
+function metaText(serverInfo: { name: string; version: string }): string {
+  let text = metaTexts.get(serverInfo);
+  if (text === undefined) {
+    text = JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo });
+    metaTexts.set(serverInfo, text);
+  }
+  return text;
+}
 
 /** A result's JSON (an object, as text) with `resultType` and the server's identity, as the SDK encodes it. */
 function resultText(

@@ -40,6 +40,9 @@ export class RunningTask {
   readonly controller = new AbortController();
   lastWrite = 0;
   reports = 0;
+  /** The scheduler's key of its job (../waiting/wait-scheduler.ts:plannedPoll), made once. */
+  readonly scope: string;
+  readonly jobKey: string;
 
   constructor(
     public row: TaskRow,
@@ -47,7 +50,10 @@ export class RunningTask {
     readonly work: LongWork,
     readonly args: Record<string, unknown>,
     readonly creds: UpstreamCredentials,
-  ) {}
+  ) {
+    this.scope = credentialScope(creds);
+    this.jobKey = `${row.jobKind}:${row.jobId}`;
+  }
 }
 
 /**
@@ -97,10 +103,7 @@ export class TaskRunner {
 
   /** How long this task's clients should wait before polling again. */
   pollInterval(task: RunningTask): number {
-    const planned = this.deps.catalog.waits.plannedPoll(
-      credentialScope(task.creds),
-      `${task.row.jobKind}:${task.row.jobId}`,
-    );
+    const planned = this.deps.catalog.waits.plannedPoll(task.scope, task.jobKey);
     return pollIntervalMs(planned ?? null, this.now(), this.deps.catalog.options.pollMaxMs);
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadUpstreamCredential } from '../../accounts/credentials.js';
+import type { ToolCallAudit } from '../../audit/tool-calls.js';
 import type { Store } from '../../db/store/index.js';
 import type { Logger } from '../../logger.js';
 import type { SecretBox } from '../../security/secrets.js';
@@ -18,6 +19,11 @@ export interface TasksDeps {
   secrets: SecretBox;
   catalog: CatalogDeps;
   logger: Logger;
+  /**
+   * Writes a task request's audit row, as a tool call's is written, without the answer waiting for it
+   * (../../audit/batched.ts: tasks/get is repeated by every working task's client).
+   */
+  audit(event: ToolCallAudit): void;
   serverInfo: { name: string; version: string };
   toolByName(name: string): ToolDef | undefined;
   /** How long a claim on a task's background work holds without renewal (TASK_LEASE_SECONDS). */
@@ -133,7 +139,7 @@ export class Tasks {
     const row = local?.row ?? (await this.store.read(idHash));
     const now = this.now();
     if (!row || !ownedBy(row, caller) || row.expiresAt < now) {
-      await this.audit(caller, 'tasks/get', 'not_found', started);
+      this.audit(caller, 'tasks/get', 'not_found', started);
       return null;
     }
     // Its instance stopped without handing it over: take it over here, without making the reader wait.
@@ -141,7 +147,7 @@ export class Tasks {
     const pollMs = local
       ? this.runner.pollInterval(local)
       : pollIntervalMs(row.nextPollAt, now, this.deps.catalog.options.pollMaxMs);
-    await this.audit(caller, 'tasks/get', 'ok', started, row);
+    this.audit(caller, 'tasks/get', 'ok', started, row);
     return { view: taskView(taskId, row, pollMs), result: row.result };
   }
 
@@ -156,7 +162,7 @@ export class Tasks {
     const row = await this.store.read(idHash);
     const now = this.now();
     if (!row || !ownedBy(row, caller) || row.expiresAt < now) {
-      await this.audit(caller, 'tasks/cancel', 'not_found', started);
+      this.audit(caller, 'tasks/cancel', 'not_found', started);
       return false;
     }
     if (row.status === 'working') {
@@ -170,7 +176,7 @@ export class Tasks {
       });
       if (ended) this.runner.drop(idHash);
     }
-    await this.audit(caller, 'tasks/cancel', 'ok', started, row);
+    this.audit(caller, 'tasks/cancel', 'ok', started, row);
     return true;
   }
 
@@ -179,7 +185,7 @@ export class Tasks {
     const started = performance.now();
     const row = await this.store.read(hashToken(taskId));
     const found = row !== undefined && ownedBy(row, caller) && row.expiresAt >= this.now();
-    await this.audit(caller, 'tasks/update', found ? 'ok' : 'not_found', started, found ? row : undefined);
+    this.audit(caller, 'tasks/update', found ? 'ok' : 'not_found', started, found ? row : undefined);
     return found;
   }
 
@@ -207,9 +213,9 @@ export class Tasks {
     status: string,
     started: number,
     row?: TaskRow,
-  ): Promise<void> {
+  ): void {
     const who = caller ? auditIdentity(caller) : { userId: null, workspaceId: null, clientId: null };
-    return this.deps.catalog.audit({
+    this.deps.audit({
       ...who,
       tool: method,
       status,

@@ -76,6 +76,11 @@ export class PollBudget implements WheelEntry {
     return this.queued;
   }
 
+  /** About how long a poll queued now would wait for its turn (every queued poll goes first). */
+  queueDelayMs(): number {
+    return ((this.queued + 1) * 1000) / this.perSecond;
+  }
+
   /** The drain tick (WheelEntry): starts as many queued polls as the tokens since allow, in turn. */
   fire(): void {
     this.draining = false;

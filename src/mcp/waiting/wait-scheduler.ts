@@ -173,13 +173,17 @@ export class WaitScheduler {
   }
 
   /**
-   * When the shared job `key` of credential `scope` is next read upstream (its planned poll), or
-   * undefined when nobody waits on it here. A task's clients are told to poll no sooner than this: what
+   * When the shared job `key` of credential `scope` is next read upstream (its planned poll, or its
+   * turn in the poll budget when it is due already), or undefined when nobody waits on it here or it
+   * is being read. A task's clients are told to poll no sooner than this: what
    * they would read cannot change before.
    */
   plannedPoll(scope: string, key: string): number | undefined {
     const job = this.jobs.get(`${scope}\u0000${key}`);
-    return job && !job.polling ? job.plannedAt : undefined;
+    if (!job || job.polling) return undefined;
+    // Due but waiting for the poll budget's turn: read once the polls queued before it have gone.
+    if (job.queued) return this.now() + this.budget.queueDelayMs();
+    return job.plannedAt;
   }
 
   /** Waiting callers, the distinct upstream jobs they wait on, and the polls waiting for their turn. */
