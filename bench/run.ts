@@ -16,6 +16,13 @@ import { engineFigures } from './figures/engines.js';
 import { pollFloor } from './figures/poll-floor.js';
 import { type FloorSample, floorRound, type ProxySample, proxyRound } from './figures/proxy.js';
 import { coldStarts } from './figures/startup.js';
+import {
+  type PolledTasksSample,
+  polledTasks,
+  taskRows,
+  tasksGetRound,
+  workingTaskRequest,
+} from './figures/tasks.js';
 import { type ThroughputSample, TOOLS_LIST_CONNECTIONS, toolsListRound } from './figures/throughput.js';
 import { TOKEN_CONNECTIONS, tokenRound } from './figures/token.js';
 import { type WaitingSample, waitingCalls } from './figures/waiting.js';
@@ -40,6 +47,9 @@ const settings = {
   /** How long its searches run: the sandbox's realistic speed, 15 s pending and 150 s collecting. */
   manyWaitingLagMs: env('BENCH_MANY_LAG_MS', 165_000),
   completionCalls: env('BENCH_COMPLETION_CALLS', 50),
+  /** Working tasks polled by their clients at pollIntervalMs (0: skipped), and the CPU window's length. */
+  polledTasks: env('BENCH_TASKS', 1_000),
+  polledTasksWindowMs: env('BENCH_TASKS_WINDOW_MS', 20_000),
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -96,10 +106,14 @@ async function main() {
     const waiting = [];
     for (let i = 0; i < settings.waitingCredentials; i++)
       waiting.push(await credential(sandbox, { credits: 1_000 }));
+    // One more for the tasks/get figure's task, which stays working for the whole run.
+    const taskCredential = await credential(sandbox, { credits: 1_000 });
     const poolSize = TOKEN_CONNECTIONS * (settings.rounds + 1) + 16;
-    const data = await setupDatabase(databasePath, [main, ...waiting], poolSize);
+    const data = await setupDatabase(databasePath, [main, ...waiting, taskCredential], poolSize);
     const mainGrant = data.grants[0];
-    if (!mainGrant) throw new Error('no bench grant');
+    const taskGrant = data.grants.at(-1);
+    if (!mainGrant || !taskGrant) throw new Error('no bench grant');
+    const waitingGrants = data.grants.slice(1, 1 + settings.waitingCredentials);
 
     log('cold starts');
     const cold = await coldStarts(settings.coldStarts, { databasePath, sandbox, logDir: work });
@@ -123,6 +137,8 @@ async function main() {
     log(`captured tools/list: modern ${JSON.stringify(requests.modern.headers)}`);
     log(`captured tools/list: legacy ${JSON.stringify(requests.legacy.headers)}`);
     const target = { searchUrl: sandbox.searchUrl, upstreamToken: main, searchId };
+    const tasksGet = await workingTaskRequest(mcpUrl, sandbox, taskGrant, requests.modern);
+    const tasksGetRounds: Array<{ tasksGetUs: number; baselineUs: number; toolsListUs: number }> = [];
 
     const throughput: ThroughputSample[] = [];
     const proxy1: ProxySample[] = [];
@@ -138,6 +154,7 @@ async function main() {
         baseline: baseline.proc.pid,
         gateway: pid,
       });
+      const g = await tasksGetRound(mcpUrl, tasksGet, seconds, pid);
       const p1 = await proxyRound(target, mcpUrl, requests.toolsCall, 1, seconds, pid);
       const p32 = await proxyRound(target, mcpUrl, requests.toolsCall, 32, seconds, pid);
       const k = await tokenRound(gateway.url, data.clientId, data.refreshPool, seconds, pid);
@@ -148,6 +165,7 @@ async function main() {
         seconds,
       );
       if (r === 0) continue;
+      tasksGetRounds.push({ tasksGetUs: g.cpuUs, baselineUs: t.cpuUs.baseline, toolsListUs: t.cpuUs.modern });
       floors.push(f);
       throughput.push(t);
       proxy1.push(p1);
@@ -171,7 +189,7 @@ async function main() {
         await waitingCalls({
           gateway: { url: gateway.url, pid: gateway.proc.pid, settledHeap: gateway.settledHeap },
           sandbox,
-          grants: data.grants.slice(1),
+          grants: waitingGrants,
           calls: settings.waitingCalls,
           lagMs: settings.waitingLagMs,
         }),
@@ -185,6 +203,24 @@ async function main() {
       rssTrail.push(rssSettled.at(-1) ?? 0);
     }
     const rssAfterLoad = rssSettled.at(-1) ?? 0;
+
+    const polled: PolledTasksSample[] = [];
+    if (settings.polledTasks > 0) {
+      log(
+        `polled tasks: ${settings.polledTasks} working tasks, windows of ${settings.polledTasksWindowMs} ms`,
+      );
+      polled.push(
+        await polledTasks({
+          gateway: { url: gateway.url, pid: gateway.proc.pid },
+          sandbox,
+          grants: waitingGrants,
+          modern: requests.modern,
+          tasks: settings.polledTasks,
+          windowMs: settings.polledTasksWindowMs,
+        }),
+      );
+      await sleep(settings.idleSettleMs);
+    }
 
     let completion = null;
     if (settings.completionCalls > 0) {
@@ -204,7 +240,7 @@ async function main() {
       manyWaits = await waitingCalls({
         gateway: { url: gateway.url, pid: gateway.proc.pid, settledHeap: gateway.settledHeap },
         sandbox,
-        grants: data.grants.slice(1),
+        grants: waitingGrants,
         calls: settings.manyWaitingCalls,
         lagMs: settings.manyWaitingLagMs,
         slowBy: 'realistic',
@@ -250,6 +286,7 @@ async function main() {
           settings,
         }),
       ),
+      ...withBefore(taskRows(tasksGetRounds, polled)),
       ...contextRows(context, readBefore()),
       ...engines,
     ];
@@ -270,6 +307,8 @@ async function main() {
         floors,
         token,
         waits,
+        tasksGetRounds,
+        polled,
         pollFloor: floor,
         manyWaits,
         completion,
