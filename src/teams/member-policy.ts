@@ -5,8 +5,9 @@ import { recordAudit } from '../audit/record.js';
 import { first, memberSubject, type Store } from '../db/store/index.js';
 import { formatScopes, parseScopes, SCOPES, type Scope } from '../oauth/scopes.js';
 import { recordTeamEvent } from './events.js';
+import { mayManage, targetIn } from './members.js';
 import { deny, inTransaction, type Outcome } from './outcome.js';
-import { actorIn, mayManage, targetIn } from './teams.js';
+import { actorIn } from './teams.js';
 import { mayChangeWebhook, roleMayChangeWebhook } from './webhook.js';
 
 /** The largest monthly write cap an admin can type (a typo guard, not a business rule). */

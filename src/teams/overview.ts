@@ -3,8 +3,9 @@ import type { WorkspaceRole } from '../accounts/workspaces.js';
 import { toolCallCountsByUser } from '../audit/tool-usage.js';
 import type { Store } from '../db/store/index.js';
 import { type InviteView, listInvites } from './invites.js';
+import { listMembers, type MemberView } from './members.js';
 import { getTeamSettings, type TeamSettings } from './team-settings.js';
-import { isAdminRole, listMembers, type MemberView } from './teams.js';
+import { isAdminRole } from './teams.js';
 import { COUNTED_STATUSES, type CreditSpendingTools, startOfUtcMonth } from './write-cap.js';
 
 /** A member with this UTC month's credit-spending calls (what their monthly cap counts). */

@@ -1,16 +1,13 @@
 import { type Context, Hono } from 'hono';
 import { listWorkspacesForUser } from '../accounts/workspaces.js';
 import type { Store } from '../db/store/index.js';
-import type { AppEnv, SessionUser } from '../http/env.js';
-import { EVERY_TOOL, storedSelection } from '../mcp/tools/toolsets.js';
+import type { AppEnv } from '../http/env.js';
 import { checkAuthorizeRequest, redirectWith } from '../oauth/authorize-request.js';
 import { findClient, isUrlClientId, touchClient } from '../oauth/clients/repository.js';
 import type { OAuthClient } from '../oauth/clients/types.js';
 import { createAuthorizationCode } from '../oauth/codes.js';
 import {
-  consentedScopes,
   hasConsentedTo,
-  lastChosenView,
   memberScopeCeiling,
   rememberConsent,
   rememberedWorkspace,
@@ -24,11 +21,11 @@ import {
   signPending,
   verifyPending,
 } from '../oauth/pending.js';
-import { isLoopbackRedirect, redirectDisplayHost } from '../oauth/redirect-uris.js';
 import type { Scope } from '../oauth/scopes.js';
 import { newId } from '../security/tokens.js';
-import { AuthorizeErrorPage, ConsentPage } from './consent.js';
-import { csrfField, verifyCsrf } from './csrf.js';
+import { AuthorizeErrorPage } from './consent.js';
+import { consentPage } from './consent-response.js';
+import { verifyCsrf } from './csrf.js';
 import { csrfGate } from './kit/csrf-gate.js';
 import { readFormAll } from './kit/form-data.js';
 import { askedView, sameView, toolsetChoiceOf } from './kit/toolsets.js';
@@ -226,68 +223,11 @@ export function authorizeRoutes(deps: OAuthDeps) {
         'You already answered this request. Go back to your app; if it did not connect, start again from the app.',
       );
     }
-    // 303: the browser follows with GET, never re-posting the form (DESIGN.md §4: never 307).
+    // 303 See Other: the browser follows with GET and never posts the consent form again, which a 307
+    // would (RFC 9110 §15.4.4, §15.4.8).
     return c.redirect(outcome.location, 303);
   });
   return app;
-}
-
-/** The consent page for a validated request, first shown or shown again with an error. */
-async function consentPage(
-  c: Context<AppEnv>,
-  deps: OAuthDeps,
-  props: {
-    user: SessionUser;
-    client: OAuthClient;
-    pending: PendingAuthorization;
-    request: string;
-    error?: string;
-  },
-  status: 200 | 400 = 200,
-) {
-  const { user, client, pending } = props;
-  const workspaces = await listWorkspacesForUser(deps.db, user.id);
-  const usable = workspaces.filter((w) => w.hasCredential);
-  const earlier = await consentedScopes(deps.db, user.id, client.clientId);
-  // The tools pre-ticked: what the client asked for by its URL or headers, else what the person chose
-  // for this app before, else every toolset.
-  const lastView = await lastChosenView(deps.db, user.id, client.clientId);
-  const tools = pending.asked
-    ? askedView(pending.asked)
-    : lastView
-      ? storedSelection(lastView.toolsets, lastView.readOnly)
-      : EVERY_TOOL;
-  const teamLimits: { workspace: string; excluded: Scope[] }[] = [];
-  for (const w of usable) {
-    const ceiling = await memberScopeCeiling(deps.db, w.id, user.id);
-    const excluded = ceiling ? pending.scopes.filter((s) => !ceiling.has(s)) : [];
-    if (excluded.length) teamLimits.push({ workspace: w.name, excluded });
-  }
-  // Browsers apply form-action to the redirect after the form post, so allow the client's origin.
-  c.header('Content-Security-Policy', consentPolicy(pending.redirectUri));
-  return privatePage(
-    c,
-    <ConsentPage
-      signedInAs={user.email}
-      csrf={csrfField(c)}
-      csrfToken={c.get('csrfToken')}
-      clientName={
-        client.clientName ?? (client.kind === 'cimd' ? new URL(client.clientId).host : 'An unnamed app')
-      }
-      verifiedHost={client.kind === 'cimd' ? new URL(client.clientId).host : null}
-      redirectHost={redirectDisplayHost(pending.redirectUri)}
-      loopbackOnly={client.redirectUris.every(isLoopbackRedirect)}
-      scopes={pending.scopes}
-      newScopes={earlier ? pending.scopes.filter((s) => !earlier.has(s)) : []}
-      teamLimits={teamLimits}
-      tools={tools}
-      workspaces={usable}
-      unlinkedCount={workspaces.length - usable.length}
-      request={props.request}
-      error={props.error ?? null}
-    />,
-    status,
-  );
 }
 
 /** The requested scopes limited by the member's ceiling in that workspace (team policy). */
@@ -299,17 +239,4 @@ async function withinCeiling(
 ): Promise<Scope[]> {
   const ceiling = await memberScopeCeiling(db, workspaceId, userId);
   return ceiling ? scopes.filter((s) => ceiling.has(s)) : [...scopes];
-}
-
-function consentPolicy(redirectUri: string): string {
-  const url = new URL(redirectUri);
-  const target = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
-  return [
-    "default-src 'none'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    `form-action 'self' ${target}`,
-  ].join('; ');
 }

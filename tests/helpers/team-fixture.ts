@@ -5,7 +5,8 @@ import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/co
 import { issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
-import { changeRole, createTeam } from '../../src/teams/teams.js';
+import { changeRole } from '../../src/teams/members.js';
+import { createTeam } from '../../src/teams/teams.js';
 import { type AnyClient, connectV2 } from './harness.js';
 import type { TeamServer } from './team-server.js';
 

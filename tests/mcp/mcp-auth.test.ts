@@ -6,7 +6,8 @@ import { UpstreamHeaderCheck } from '../../src/mcp/auth/upstream-headers.js';
 import { mcpRoutes } from '../../src/mcp/route.js';
 import { SCOPES, type Scope } from '../../src/oauth/scopes.js';
 import { hashToken } from '../../src/security/tokens.js';
-import { createTeam, removeMember } from '../../src/teams/teams.js';
+import { removeMember } from '../../src/teams/members.js';
+import { createTeam } from '../../src/teams/teams.js';
 import { oauthFixture } from '../helpers/oauth-fixture.js';
 import {
   authorizeCode,

@@ -5,7 +5,8 @@ import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/co
 import { issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
-import { createTeam, removeMember } from '../../src/teams/teams.js';
+import { removeMember } from '../../src/teams/members.js';
+import { createTeam } from '../../src/teams/teams.js';
 import { issueTestToken } from '../helpers/grants.js';
 import { type Harness, type Json, startHarness } from '../helpers/harness.js';
 import { mcpBehaviourFixture } from '../helpers/mcp-behaviour.js';

@@ -2,9 +2,10 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { first, type OpenStore } from '../../src/db/store/index.js';
 import { READ_ONLY_SCOPES, setMemberPolicy } from '../../src/teams/member-policy.js';
+import { listMembers } from '../../src/teams/members.js';
 import { producedRunIds, scheduleOwner, statedOwner } from '../../src/teams/ownership.js';
 import { getTeamSettings, setTeamSettings } from '../../src/teams/team-settings.js';
-import { createTeam, listMembers } from '../../src/teams/teams.js';
+import { createTeam } from '../../src/teams/teams.js';
 import { redactWebhookUrl } from '../../src/teams/webhook.js';
 import { makeUser, teamDb } from '../helpers/database.js';
 

@@ -3,7 +3,7 @@ import { defaultUpstreamUserId } from '../../src/accounts/credentials.js';
 import type { OpenStore, Store } from '../../src/db/store/index.js';
 import { CREDIT_SPENDING_TOOLS } from '../../src/mcp/tools/index.js';
 import { parseMemberPolicy, setMemberPolicy } from '../../src/teams/member-policy.js';
-import { listMembers } from '../../src/teams/teams.js';
+import { listMembers } from '../../src/teams/members.js';
 import {
   reserveWriteCall,
   startOfUtcMonth,

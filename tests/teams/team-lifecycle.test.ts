@@ -2,20 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { first, type OpenStore } from '../../src/db/store/index.js';
 import { createInvite } from '../../src/teams/invites.js';
-import {
-  changeRole,
-  createTeam,
-  deleteTeam,
-  leaveTeam,
-  removeMember,
-  renameTeam,
-} from '../../src/teams/teams.js';
+import { changeRole, leaveTeam, removeMember } from '../../src/teams/members.js';
+import { createTeam, deleteTeam, renameTeam } from '../../src/teams/teams.js';
 import { makeGrant, makeUser, teamDb } from '../helpers/database.js';
 import { auditKinds, roleOf, teamOfThree } from '../helpers/team-domain.js';
 import { ok } from '../helpers/team-fixture.js';
 
 /**
- * A team's life in the domain functions (src/teams/teams.ts): creating, renaming and deleting a team,
+ * A team's life in the domain functions (src/teams/teams.ts, src/teams/members.ts): creating, renaming and deleting a team,
  * changing roles, the last owner, removing a member and leaving.
  */
 let handle: Awaited<ReturnType<typeof teamDb>>;

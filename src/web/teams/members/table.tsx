@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv, SessionUser } from '../../../http/env.js';
+import { mayManage } from '../../../teams/members.js';
 import type { MemberWithUsage } from '../../../teams/overview.js';
-import { mayManage } from '../../../teams/teams.js';
 import { csrfField } from '../../csrf.js';
 import { CardTable } from '../../kit/table.js';
 import { ROLE_NAMES, type TeamNav, teamPath } from '../frame.js';

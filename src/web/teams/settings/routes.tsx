@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../../http/env.js';
 import { setAccessTokenSettings } from '../../../teams/access-token-settings.js';
+import { leaveTeam } from '../../../teams/members.js';
 import { setTeamSettings } from '../../../teams/team-settings.js';
-import { createTeam, deleteTeam, leaveTeam, renameTeam } from '../../../teams/teams.js';
+import { createTeam, deleteTeam, renameTeam } from '../../../teams/teams.js';
 import { one } from '../../kit/form-data.js';
 import { privatePage } from '../../layout.js';
 import { requireUser } from '../../session.js';
