@@ -27,11 +27,14 @@ export interface Sandbox {
   token: string;
 }
 
-/** `node --import tsx src/sandbox/main.ts` on a free port; parses the three lines it prints. */
-export async function startSandbox(): Promise<Sandbox> {
+/**
+ * `node --import tsx src/sandbox/main.ts` on a free port; parses the three lines it prints. Its jobs
+ * finish at `speed` (instant unless told; a credential can set its own).
+ */
+export async function startSandbox(speed = 'instant'): Promise<Sandbox> {
   const proc = start('node', ['--import', 'tsx', 'src/sandbox/main.ts'], {
     SANDBOX_PORT: '0',
-    SANDBOX_SPEED: 'instant',
+    SANDBOX_SPEED: speed,
   });
   const value = async (name: string) =>
     (await proc.waitForLine(new RegExp(`^${name}=`))).slice(name.length + 1);

@@ -153,6 +153,24 @@ describe('tasks/cancel, tasks/update and tasks/result', () => {
   });
 });
 
+describe('a view of /mcp narrows the tools shown, not who owns a task', () => {
+  it('a task made through one view is read and cancelled through another by its owner', async () => {
+    const { access, upstreamToken } = await person();
+    await fx.h.control('POST', '/clock', { freeze: true });
+    const made = await callTool(`${fx.h.mcpUrl}?toolsets=agent_runs`, access, 'start_agent_run', {
+      question: 'Seen from elsewhere?',
+    });
+    const { taskId } = made.message.result;
+    // Neither view offers start_agent_run, and read-only refuses every tool that writes.
+    const seen = await rpc(`${fx.h.mcpUrl}?toolsets=experts`, access, 'tasks/get', { taskId });
+    expect(seen.message.result).toMatchObject({ taskId, status: 'working' });
+    const stopped = await rpc(`${fx.h.mcpUrl}/readonly`, access, 'tasks/cancel', { taskId });
+    expect(stopped.message.result.resultType).toBe('complete');
+    expect((await getTask(fx.h.mcpUrl, access, taskId)).message.result.status).toBe('cancelled');
+    expect((await record(upstreamToken)).runs[0].status).toBe('failed');
+  });
+});
+
 /** An access token for this user in this workspace through another app (client id). */
 async function grantFor(userId: string, workspaceId: string, clientId: string): Promise<string> {
   const { db, config } = fx.h.server;
