@@ -17,8 +17,8 @@ export interface BatchedAuditor {
 /**
  * Tool-call audit rows written in batches: one multi-row INSERT for up to 200 rows or 250 ms of them.
  * For requests a client repeats every few seconds and whose answer does not wait for its row (tasks/get
- * of the tasks extension): one INSERT each, its own transaction on SQLite, cost about 100 µs here,
- * most of such a request. A row is written at most 250 ms late, or lost if the process is killed
+ * of the tasks extension): one INSERT each, its own transaction on SQLite, would be most of such a
+ * request's cost. A row is written at most 250 ms late, or lost if the process is killed
  * outright in that time (it is flushed at a graceful stop).
  */
 export function batchedToolCallAuditor(db: Store, logger: Logger): BatchedAuditor {

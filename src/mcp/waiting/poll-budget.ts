@@ -15,9 +15,9 @@ export interface BudgetedPoll {
  * does not hold back another's one.
  *
  * Why: each waiting search or run is read every few seconds (./poll-plan.ts, at most every
- * `pollMaxMs`), so the upstream requests grow with the calls waiting: 1,000 waiting searches were 250
- * polls a second, 18 % of a core here (each poll an HTTP request and its JSON) and as many requests a
- * second to the upstream, whose rate limits are per credential and unknown. With the budget, many
+ * `pollMaxMs`), so the upstream requests grow with the calls waiting: 1,000 waiting searches would be
+ * about 250 polls a second, each an HTTP request and its JSON for this process and a request for the
+ * upstream, whose rate limits are per credential and unknown. With the budget, many
  * waiting calls are each read less often (1,000 at 40 a second, the default: every 25 s) and the process's cost
  * and the upstream's load stay bounded; a handful of calls is read exactly as the plan says. What it
  * costs: past `perSecond × pollMaxMs / 1000` jobs waiting at once, a finish is seen later.

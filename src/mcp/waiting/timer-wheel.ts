@@ -1,9 +1,8 @@
 /**
  * `at` moved up to the next multiple of `step` (epoch ms): due times that need no precision finer than
  * `step` (keep-alive comments, backoff polls) meet in the same instants, so the process wakes once for
- * all that fell due together instead of once each. Waking is what costs here: the same upstream polls
- * cost ≈ 1.2 ms of CPU each made one per wake-up, ≈ 0.5 ms ten at a time and ≈ 0.26 ms fifty at a
- * time (a paced undici client on the 2-core bench machine, 50 polls a second; issue 18's note).
+ * all that fell due together instead of once each. Waking is what costs: an upstream poll made alone
+ * on its own wake-up costs several times the CPU of one made in a batch that woke together.
  */
 export function alignUp(at: number, step: number): number {
   return step > 1 ? Math.ceil(at / step) * step : at;

@@ -27,7 +27,7 @@ export interface WaitRequest<T> {
    * What of a record not yet done the scheduler keeps until the next poll (default: all of it). It
    * serves a caller that joins, is cancelled or loses the upstream meanwhile, and shutdown; a done
    * record and the one a waiter times out on are always the whole record just read. A search's preview
-   * posts are most of what a waiting call would hold (issue 18: heap per waiting call).
+   * posts are most of what a waiting call would hold.
    */
   keep?(record: T): T;
   /** How far the job says it is (0–100): the poll plan brings a poll forward to the finish it predicts. */
@@ -37,7 +37,7 @@ export interface WaitRequest<T> {
 
 /**
  * One caller waiting on a job. A class, and its own abort listener (an EventListener object), so a
- * waiter is one small object without closures of its own (issue 18: heap per waiting call).
+ * waiter is one small object without closures of its own (the heap a waiting call holds stays small).
  */
 class Waiter<T> {
   constructor(
@@ -102,8 +102,8 @@ class Job<T> implements WheelEntry, BudgetedPoll {
 }
 
 /**
- * The one scheduler every waiting tool call shares (DESIGN.md §2 step 4: a waiting call holds little
- * more than its response stream). A wait is a small record in a job; jobs sit on one timer wheel; a poll
+ * The one scheduler every waiting tool call shares, so that a waiting call holds little more than its
+ * response stream. A wait is a small record in a job; jobs sit on one timer wheel; a poll
  * runs only when due, and callers waiting on the same upstream job with the same credential share it.
  * A waiter leaves on its signal (cancelled), at its deadline (after one last poll, as a caller would
  * read the job before giving up), or at shutdown (at once, with the latest record).

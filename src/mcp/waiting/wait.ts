@@ -39,7 +39,7 @@ export type WaitSpec<T> = Omit<WaitRequest<T>, 'progress'> & {
  * record's as it is read; stops on the call's abort signal (client cancelled or gone), at
  * `maxWaitMs`, and at shutdown. Tells the call (ctx.onWaitStart) when it starts waiting, so the MCP
  * layer can let go of the request's SDK server until the answer is ready. The spec goes to the
- * scheduler as it is (no copy with the caller's parts added: issue 18, heap per waiting call).
+ * scheduler as it is (no copy with the caller's parts added: it would be held for the whole wait).
  */
 export function waitFor<T>(ctx: WaitContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
   const first = spec.progress(spec.initial);
