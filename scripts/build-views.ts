@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const VIEWS_OUT_DIR = join(ROOT, 'dist', 'views');
-/** Each view must stay under this (issue 20): it is sent to the host on every render. */
+/** Each view must stay under this: it is sent to the host on every render. */
 export const MAX_VIEW_BYTES = 150 * 1024;
 
 const VIEWS: Array<{ name: string; title: string }> = [

@@ -32,9 +32,9 @@ export function jsonResponse(body: string, status = 200): Response {
 type Coding = 'br' | 'gzip';
 
 /**
- * An answer sent again and again with the same bytes (a replayed tools/list, src/mcp/sdk-bypass/tools-list-cache.ts):
- * each content coding of it is made once, the first time a client asks for it, and kept in `coded`,
- * which belongs to the answer's owner and lives as long as the answer.
+ * An answer sent again and again with the same bytes (a replayed tools/list,
+ * src/mcp/sdk-bypass/tools-list-cache.ts): each content coding of it is made once, the first time a client
+ * asks for it, and kept in `coded`, which belongs to the answer's owner and lives as long as the answer.
  */
 export interface ReusableAnswer {
   status: number;
@@ -220,7 +220,7 @@ function sendKnown(c: Context, body: string, status: number, coding: Coding): Pr
 }
 
 /**
- * Compresses JSON responses with br or gzip when the client accepts either (issue 16): tool results
+ * Compresses JSON responses with br or gzip when the client accepts either: tool results
  * and tools/list answers are tens of kilobytes of repetitive JSON. Server-sent event streams are left
  * alone, as are small bodies, bodies already encoded, and `Cache-Control: no-transform`. A request
  * that accepts neither skips all of it. Bodies up to SYNC_COMPRESS_MAX_BYTES are compressed on the

@@ -81,7 +81,8 @@ export function mcpRoutes(deps: McpRouteDeps) {
     id: null,
   });
 
-  // Stateless server (DESIGN.md §3): no SSE stream to resume and no session to delete.
+  // Stateless server (ARCHITECTURE.md, Rules the code keeps): no SSE stream to resume and no session to
+  // delete.
   app.on(['GET', 'DELETE'], ['/mcp', READ_ONLY_PATH], (c) =>
     c.json(
       jsonRpcError(-32000, 'Method not allowed: this server is stateless; send JSON-RPC with POST.'),

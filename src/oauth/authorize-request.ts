@@ -83,7 +83,7 @@ export function checkAuthorizeRequest(
     return fail('unauthorized_client', 'This client is not registered for the authorization_code grant.');
   }
   const challenge = params.get('code_challenge');
-  // OAuth 2.1 §4.1.1 and DESIGN.md §4: PKCE with S256 is required; `plain` is refused.
+  // OAuth 2.1 §4.1.1: PKCE with S256 is required; `plain` is refused (it protects nothing).
   if (!challenge) return fail('invalid_request', 'code_challenge is required (PKCE with S256).');
   if (params.get('code_challenge_method') !== 'S256') {
     return fail('invalid_request', 'code_challenge_method must be S256.');
@@ -96,7 +96,8 @@ export function checkAuthorizeRequest(
     // RFC 8707 §2: the resource must be one this server issues tokens for (a variant names it too).
     return fail('invalid_target', `The only resource this server issues tokens for is ${canonicalResource}.`);
   }
-  // Unknown scopes (openid, profile, offline_access, …) are ignored (DESIGN.md §4); none means all.
+  // Unknown scopes (openid, profile, offline_access, …) are ignored, not refused (clients send them by
+  // habit); none means all.
   const asked = parseScopes(params.get('scope'));
   const scopes = asked.length ? asked : [...SCOPES];
   const prompt = (params.get('prompt') ?? '').split(' ');

@@ -27,7 +27,7 @@ function parseBasic(header: string): { id: string; secret: string } | null {
  * Authenticates the client at the token and revocation endpoints with the method it registered:
  * `client_secret_basic`, `client_secret_post`, or `none` (public clients send only client_id).
  * Any failure is 401 invalid_client (RFC 6749 §5.2); an unknown client_id too, so DCR clients whose
- * registration expired know to register again (DESIGN.md §4).
+ * registration expired know to register again.
  */
 export async function authenticateClient(
   c: Context,

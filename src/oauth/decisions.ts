@@ -5,7 +5,7 @@ import type { SecretBox } from '../security/secrets.js';
 import { CODE_TTL_MS } from './codes.js';
 
 /**
- * The consent form's one-use id (DESIGN.md §4): the signed authorization request carries it, and the
+ * The consent form's one-use id: the signed authorization request carries it, and the
  * first decision posted with it is the only one acted on. The answer (the redirect to the client, with
  * its code) is kept sealed, so the same form posted again (a double click: the browser shows the
  * second response) is sent the same redirect, never a second code. Kept in the database, so it holds

@@ -16,10 +16,10 @@ export interface OAuthPurgeCounts {
 }
 
 /**
- * Deletes expired codes and tokens (a day after their end), grants with no token left, idle DCR
- * clients without grants (DESIGN.md §4: never a client with live grants), and consent decisions whose
- * form has expired. Every batch is a range of an index (never a scan of a table), chosen by key, the
- * same statements on both engines.
+ * Deletes expired codes and tokens (a day after their end), grants with no token left, idle DCR clients
+ * without grants (never a client with live grants: its apps would stop working), and consent decisions whose
+ * form has expired. Every batch is a range of an index (never a scan of a table), chosen by key, the same
+ * statements on both engines.
  */
 export async function purgeExpiredOAuth(db: Store, now = Date.now()): Promise<OAuthPurgeCounts> {
   const cutoff = now - KEEP_EXPIRED_MS;

@@ -1,5 +1,5 @@
 /**
- * The scopes this server grants (DESIGN.md §4). Anything else a client asks for (`openid`, `profile`,
+ * The scopes this server grants. Anything else a client asks for (`openid`, `profile`,
  * `email`, `offline_access`, …) is ignored rather than refused: many clients send them by habit.
  */
 export const SCOPES = [

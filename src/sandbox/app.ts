@@ -43,8 +43,9 @@ function errorBody(host: Host, message: string) {
 }
 
 /**
- * Both upstream hosts in one Hono app: the search host at the root, the agent host under /agent,
- * the control API under /__sandbox. Shares no code with src/upstream (DESIGN §1).
+ * Both upstream hosts in one Hono app: the search host at the root, the agent host under /agent, the control
+ * API under /__sandbox. Shares no code with src/upstream, so it catches the client's mistakes instead of
+ * repeating them.
  */
 export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
   const clock = options.clock ?? new SandboxClock();

@@ -3,7 +3,7 @@ import { crc32 } from 'node:zlib';
 
 /**
  * Opaque secrets: 256 random bits, base64url, behind a readable prefix so a leaked value is
- * recognisable in logs and secret scanners (DESIGN.md §3). Only SHA-256 digests are stored: a 256-bit
+ * recognisable in logs and secret scanners. Only SHA-256 digests are stored: a 256-bit
  * random value needs no salt or slow hash to resist guessing.
  */
 export const TOKEN_PREFIXES = {

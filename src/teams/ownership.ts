@@ -4,7 +4,7 @@ import type { Store } from '../db/store/index.js';
 /**
  * Whose is an item of the team's shared upstream account. "Own" means created under the member's
  * upstream user id (the X-SERVICE-USER-ID their calls carry):
- * - an agent run says so itself: `service_user_id` (docs/upstream.md, Agent run);
+ * - an agent run says so itself: `service_user_id` (docs/upstream.md, Agent runs and schedules);
  * - a schedule is documented with no owner field: we take `service_user_id` when upstream sends one
  *   (the sandbox does), else our own record of who created it through this server, else the owner of
  *   a run it produced (its runs are made under its creator's id);

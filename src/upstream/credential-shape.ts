@@ -1,7 +1,7 @@
 /**
- * What an upstream token and user id may look like before anything is sent: both travel as HTTP header
- * values (docs/upstream.md, Authentication), so visible ASCII only, and bounded. The credentials page,
- * the upstream headers of /mcp and the stdio server's environment apply the same rules.
+ * What an upstream token and user id may look like before anything is sent: both travel as HTTP header values
+ * (docs/upstream.md, Two hosts, two headers), so visible ASCII only, and bounded. The credentials page, the
+ * upstream headers of /mcp and the stdio server's environment apply the same rules.
  */
 export const UPSTREAM_TOKEN_MAX_LENGTH = 512;
 export const UPSTREAM_USER_ID_MAX_LENGTH = 128;

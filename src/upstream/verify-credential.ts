@@ -3,7 +3,7 @@ import { UpstreamError } from './errors.js';
 
 /**
  * Checks an upstream API token before it is stored: `GET {searchUrl}/api/usage` carries only the
- * token header (docs/upstream.md, Authentication §2), so it needs no user id and spends no credits.
+ * token header (docs/upstream.md, Two hosts, two headers), so it needs no user id and spends no credits.
  * It goes through the same client as every tool call (one place that sends the token header, refuses
  * redirects and maps failures), once, without retries: the person is waiting at the form.
  */

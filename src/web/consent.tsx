@@ -32,8 +32,8 @@ export interface ConsentPageProps {
 }
 
 /**
- * The consent dialog (DESIGN.md §4): who asks, where it sends you back, what it may do in plain
- * words (writes spend credits; each a ticked box the person may untick), and in which workspace.
+ * The consent dialog (docs/oauth.md, Rules worth knowing): who asks, where it sends you back, what it may do
+ * in plain words (writes spend credits; each a ticked box the person may untick), and in which workspace.
  */
 export function ConsentPage(props: ConsentPageProps) {
   return (

@@ -4,8 +4,8 @@ import type { Config } from '../config.js';
 import { oncePer } from '../once-per.js';
 
 /**
- * Cookie policy (DESIGN.md §4): `__Host-` prefix (Secure, Path=/, no Domain: the cookie cannot be
- * planted or read by a sibling subdomain), HttpOnly, SameSite=Lax.
+ * Cookie policy (docs/security.md, Sign-in and browser pages): `__Host-` prefix (Secure, Path=/, no Domain:
+ * the cookie cannot be planted or read by a sibling subdomain), HttpOnly, SameSite=Lax.
  *
  * `__Host-` requires Secure. Browsers accept Secure cookies over plain http on localhost and
  * 127.0.0.1 (a secure context), so local development keeps the prefix. On plain http to any other

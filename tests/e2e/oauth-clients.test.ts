@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { DocumentServer, selfSignedCertificate } from '../helpers/tls.js';
 
 /**
- * Issue 5's "done when": the SDK's own clients (v2, and v1 for the 2025 era) with their OAuth
+ * The whole OAuth flow with the SDK's own clients (v2, and v1 for the 2025 era) with their OAuth
  * providers and headless Chromium doing the sign-in and consent clicks: discovery, registration (DCR
  * and CIMD), authorize, token, an MCP request, refresh, revoke, and the next MCP request refused.
  */
@@ -165,7 +165,7 @@ describe('other clients of the same person', () => {
     const client = new V1Client({ name: 'e2e-v1', version: '1.0.0' });
     await client.connect(new V1Transport(mcpUrl, { authProvider: provider as never }));
     expect((await client.listTools()).tools).toHaveLength(31);
-    // Connecting a second app added a grant and revoked none (DESIGN.md §4).
+    // Connecting a second app added a grant and revoked none (docs/oauth.md, Rules worth knowing).
     expect(await grantCount()).toBe(grantsBefore + 1);
     const live = (await server.db.orm.select().from(server.db.t.oauthGrants)).filter(
       (g) => g.revokedAt === null,

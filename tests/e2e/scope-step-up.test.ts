@@ -12,7 +12,7 @@ import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.j
 import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
- * Scope ceilings without re-authorization loops (issue 14), with the SDK's own clients (v2 on the
+ * Scope ceilings without re-authorization loops, with the SDK's own clients (v2 on the
  * 2026-07-28 revision, v1 on 2025-era ones), their OAuth providers and headless Chromium:
  * - the person consented to fewer permissions than their role allows: 403 insufficient_scope, the
  *   re-authorization's consent page offers the missing permission ticked, and after Allow the call

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Sandbox } from './sandbox-process.js';
 
-/** Field types of the search host's documents, as upstream-api.md documents them (shared by the sandbox contract tests). */
+/** Field types of the search host's documents, as the upstream contract documents them (shared by the sandbox contract tests). */
 
 export const COMPACT = {
   comment: 'integer',

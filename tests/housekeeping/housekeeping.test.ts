@@ -33,8 +33,8 @@ async function newClient() {
   return (await registerClient(fx.server, {}, freshAddress())).client_id;
 }
 
-describe('DCR client hygiene (DESIGN §4)', () => {
-  it('DESIGN §4: a DCR client idle past its TTL with no grants is purged by purgeExpired', async () => {
+describe('DCR client hygiene', () => {
+  it('a DCR client idle past its TTL with no grants is purged by purgeExpired', async () => {
     const id = await newClient();
     const fresh = await newClient();
     await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
@@ -44,7 +44,7 @@ describe('DCR client hygiene (DESIGN §4)', () => {
     expect(await clientExists(fresh)).toBe(true);
   });
 
-  it('DESIGN §4: an idle DCR client with a live grant is never purged, and its tokens keep working', async () => {
+  it('an idle DCR client with a live grant is never purged, and its tokens keep working', async () => {
     const id = await newClient();
     const g = await grantForClient(fx.server, fx.user, id);
     await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() - 1, id);
@@ -59,7 +59,7 @@ describe('DCR client hygiene (DESIGN §4)', () => {
     expect(r.status).toBe(200);
   });
 
-  it('DESIGN §4: once its grants are long dead, the idle client goes too (then /token says invalid_client)', async () => {
+  it('once its grants are long dead, the idle client goes too (then /token says invalid_client)', async () => {
     const id = await newClient();
     const g = await grantForClient(fx.server, fx.user, id);
     const longAgo = Date.now() - 40 * DAY;
@@ -81,7 +81,7 @@ describe('DCR client hygiene (DESIGN §4)', () => {
     expect(r.body.error).toBe('invalid_client');
   });
 
-  it('DESIGN §4: the TTL is refreshed on use at /token', async () => {
+  it('the TTL is refreshed on use at /token', async () => {
     const id = await newClient();
     const g = await grantForClient(fx.server, fx.user, id);
     await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() + 1_000, id);
@@ -93,7 +93,7 @@ describe('DCR client hygiene (DESIGN §4)', () => {
     expect(await clientExpiry(id)).toBeGreaterThan(Date.now() + DCR_IDLE_TTL_MS - 60_000);
   });
 
-  it('DESIGN §4: the TTL is refreshed on use at /authorize', async () => {
+  it('the TTL is refreshed on use at /authorize', async () => {
     const id = await newClient();
     await sql('UPDATE oauth_clients SET expires_at = ? WHERE id = ?', Date.now() + 1_000, id);
     const res = await browserGet(
@@ -105,7 +105,7 @@ describe('DCR client hygiene (DESIGN §4)', () => {
   });
 });
 
-describe('expired rows (DESIGN §4, RFC 6749 §4.1.2)', () => {
+describe('expired rows (RFC 6749 §4.1.2)', () => {
   it('RFC 6749 §4.1.2: a recently expired code is kept (a replay must still be recognised); a day-old one is purged', async () => {
     const id = await newClient();
     const recent = await authorizeCode(fx.server, fx.user, { clientId: id, challenge: pkce().challenge });
@@ -128,7 +128,7 @@ describe('expired rows (DESIGN §4, RFC 6749 §4.1.2)', () => {
     expect(await has(old.code)).toBe(false);
   });
 
-  it('DESIGN §4: tokens expired for over a day are purged; live ones are kept', async () => {
+  it('tokens expired for over a day are purged; live ones are kept', async () => {
     const id = await newClient();
     const dead = await grantForClient(fx.server, fx.user, id);
     const live = await grantForClient(fx.server, fx.user, id);
@@ -146,7 +146,7 @@ describe('expired rows (DESIGN §4, RFC 6749 §4.1.2)', () => {
     expect(await has(live.accessToken)).toBe(true);
   });
 
-  it('DESIGN §4: expired sessions are purged', async () => {
+  it('expired sessions are purged', async () => {
     const other = await signedInUser(fx.server);
     await sql('UPDATE sessions SET expires_at = ? WHERE user_id = ?', Date.now() - 1, other.userId);
     const counts = await purgeExpired(fx.server.db);

@@ -5,7 +5,7 @@ import { SYNC_COMPRESS_MAX_BYTES } from '../../src/http/compress.js';
 import { connectV2, type Harness, startHarness } from '../helpers/harness.js';
 
 /**
- * JSON answers are compressed with br or gzip when the client accepts it (issue 16), never server-sent
+ * JSON answers are compressed with br or gzip when the client accepts it, never server-sent
  * event streams, never small bodies. undici's `request` is used because it leaves bodies as sent.
  */
 let h: Harness;

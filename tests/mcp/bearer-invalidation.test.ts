@@ -35,7 +35,7 @@ async function warmed(token: string) {
 
 const policy = { upstreamUserId: '', maxScopes: SCOPES, monthlyWriteCap: '' };
 
-describe('a cached bearer answer ends with the write that changes it (issue 18)', () => {
+describe('a cached bearer answer ends with the write that changes it', () => {
   it('/revoke of an access token: refused on the very next request, by /mcp too', async () => {
     const g = await grantForClient(fx.server, fx.user, fx.clientId);
     const { check } = await warmed(g.accessToken);

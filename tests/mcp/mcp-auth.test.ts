@@ -101,7 +101,7 @@ describe('/mcp without a valid bearer token (RFC 6750 §3, RFC 9728 §5.1, MCP a
     await expectInvalidToken(await mcpPost(fx.server, g.refreshToken, INITIALIZE));
   });
 
-  it('DESIGN §4: a token whose user was removed from the grant’s workspace → 401 invalid_token', async () => {
+  it('a token whose user was removed from the grant’s workspace → 401 invalid_token', async () => {
     const member = await signedInUser(fx.server);
     const g = await grantForClient(fx.server, member, fx.clientId);
     expect((await mcpPost(fx.server, g.accessToken, INITIALIZE)).status).toBe(200);
@@ -244,7 +244,7 @@ describe('/mcp transport rules (MCP Streamable HTTP transport)', () => {
   });
 });
 
-describe('scope enforcement on tools/call (DESIGN §4, MCP authorization "Scope Challenge Handling", RFC 6750 §3.1)', () => {
+describe('scope enforcement on tools/call (MCP authorization "Scope Challenge Handling", RFC 6750 §3.1)', () => {
   /** The /mcp route with a stub MCP handler and a small tool→scope table (the app has no tools yet). */
   function routeWithTools() {
     const seen: string[][] = [];
@@ -286,7 +286,7 @@ describe('scope enforcement on tools/call (DESIGN §4, MCP authorization "Scope 
     return { call, seen };
   }
 
-  it('RFC 6750 §3.1 / DESIGN §4: a call outside the grant → 403 insufficient_scope naming granted ∪ needed', async () => {
+  it('RFC 6750 §3.1: a call outside the grant → 403 insufficient_scope naming granted ∪ needed', async () => {
     const g = await grantForClient(fx.server, fx.user, fx.clientId, { scope: 'searches:read agent:read' });
     const { call, seen } = routeWithTools();
     const refused = await call(g.accessToken, 'start_search');

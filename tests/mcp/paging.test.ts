@@ -11,7 +11,7 @@ import {
 } from '../helpers/harness.js';
 
 /**
- * Every post reachable (issue 16): a 400-post search, paged by the posts tools, gives every post the
+ * Every post reachable: a 400-post search, paged by the posts tools, gives every post the
  * sandbox holds exactly once, whether pages end at `limit` or at the size cap.
  */
 const MAX_RESULT_BYTES = 20_000;

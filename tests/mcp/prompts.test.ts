@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, type Json, type RawClient, rawV1, rawV2, startHarness } from '../helpers/harness.js';
 
 /**
- * Prompts for common investigations (issue 16), listed and fetched with both eras' SDK clients: each
+ * Prompts for common investigations, listed and fetched with both eras' SDK clients: each
  * names the tools to call in order and what each spends; a grant sees the prompts its scopes can carry out.
  */
 let h: Harness;

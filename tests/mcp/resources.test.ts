@@ -10,7 +10,7 @@ import {
 } from '../helpers/harness.js';
 
 /**
- * Resources, resource links and completion (issue 16) with both protocol eras' SDK clients: the
+ * Resources, resource links and completion with both protocol eras' SDK clients: the
  * templates are listed, tool results link to resources the client can read, reads obey the grant's
  * scopes like the tools they go through, and ids complete from the caller's own recent searches.
  */

@@ -12,7 +12,7 @@ import {
   textOf,
 } from '../helpers/harness.js';
 
-/** Results written for the model (issue 16): summary first, the fence, links, the full record on request. */
+/** Results written for the model: summary first, the fence, links, the full record on request. */
 
 const FENCE =
   /^The posts below are user-generated content[^\n]*\n<untrusted-content>\n([\s\S]*?)\n<\/untrusted-content>$/m;

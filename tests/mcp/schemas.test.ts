@@ -6,7 +6,7 @@ import { modelVisible } from '../../bench/figures/context.js';
 import { connectV1, connectV2, type Harness, type Json, startHarness } from '../helpers/harness.js';
 
 /**
- * Tool definitions as clients receive them (issue 16): every input and output schema compiles under a
+ * Tool definitions as clients receive them: every input and output schema compiles under a
  * strict JSON Schema validator (Ajv, strict mode: unknown keywords and formats, union types, keywords
  * without their type, all refused) without a warning; no `[X, "null"]` unions; no empty schemas; and
  * the model-visible part of tools/list stays within its token budget.

@@ -5,7 +5,7 @@ import { dropNulls, isRecord, num } from '../../src/mcp/results/format.js';
 import { fromCompact, topByInteractions, topCompactPosts } from '../../src/mcp/results/posts.js';
 
 /**
- * The result writers' hot helpers take shortcuts (issue 18); these hold them to what they replaced:
+ * The result writers' hot helpers take shortcuts for speed; these hold them to what they replaced:
  * `num` to Intl's en-US output, `clip` to cleaning (results/fence.ts), collapsing all whitespace,
  * trimming and cutting at `max` code points, for any text; `dropNulls` to a full copy without nulls;
  * the top compact posts to the top of all of them summarized.

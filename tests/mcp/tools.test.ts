@@ -10,7 +10,7 @@ import {
   textOf,
 } from '../helpers/harness.js';
 
-/** upstream-api.md, "MCP tools": exactly these 31 names. */
+/** The upstream contract's MCP tools: exactly these 31 names. */
 const EXPECTED = [
   'submit_expert_search',
   'get_expert_search',

@@ -8,13 +8,13 @@ import type { Json } from './harness.js';
 import { RUN, rawPost, SEARCH, type Stack, stack, until } from './wire-stacks.js';
 
 /**
- * What a waiting call keeps while it waits (issue 18): on the path framed by the SDK
- * (src/mcp/sdk-bypass/waiting-call.ts) the SDK's per-request server of its first exchange must be collectable once
- * the call waits, in both protocol eras, with and without progress. A callback the call keeps, made in
- * a function whose other closures read the SDK's context, shares that context (V8 gives the closures
- * of one call one context): it kept every McpServer, its transport and streams for the whole wait. On
- * the plain path (src/mcp/sdk-bypass/waiting-direct.ts) the answer is written to Node's response: no web stream
- * (and the adapter's loop reading it) may stay alive, and the call has one abort signal.
+ * What a waiting call keeps while it waits: on the path framed by the SDK
+ * (src/mcp/sdk-bypass/waiting-call.ts) the SDK's per-request server of its first exchange must be collectable
+ * once the call waits, in both protocol eras, with and without progress. A callback the call keeps, made in a
+ * function whose other closures read the SDK's context, shares that context (V8 gives the closures of one
+ * call one context): it kept every McpServer, its transport and streams for the whole wait. On the plain path
+ * (src/mcp/sdk-bypass/waiting-direct.ts) the answer is written to Node's response: no web stream (and the
+ * adapter's loop reading it) may stay alive, and the call has one abort signal.
  */
 let s: Stack;
 let gc: () => void;

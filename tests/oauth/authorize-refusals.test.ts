@@ -1,4 +1,5 @@
-// /authorize refusals: client and redirect errors shown, never redirected; loopback redirects; no open redirect.
+// /authorize refusals: client and redirect errors shown, never redirected; loopback redirects; no open
+// redirect.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizeFixture, expectRedirectedError, expectShown } from '../helpers/authorize-fixture.js';
 import {
@@ -13,7 +14,7 @@ import {
 const fx = authorizeFixture();
 const { challenge } = pkce();
 
-describe('client and redirect errors are shown, never redirected (RFC 6749 §4.1.2.1, DESIGN §4)', () => {
+describe('client and redirect errors are shown, never redirected (RFC 6749 §4.1.2.1)', () => {
   it('RFC 6749 §4.1.2.1: a missing client_id → HTML 400', async () => {
     const url = new URL(authorizeUrl(fx.server, { clientId: 'x', challenge }));
     url.searchParams.delete('client_id');
@@ -84,7 +85,7 @@ describe('client and redirect errors are shown, never redirected (RFC 6749 §4.1
   });
 });
 
-describe('loopback redirects (RFC 8252 §7.3, DESIGN §4)', () => {
+describe('loopback redirects (RFC 8252 §7.3)', () => {
   let loopback: string;
   beforeAll(async () => {
     loopback = (

@@ -23,7 +23,7 @@ describe('errors sent back to the client carry state and iss (RFC 6749 §4.1.2.1
     expectRedirectedError(fx.server, res, 'invalid_request');
   });
 
-  it('RFC 7636 §4.2 / DESIGN §4: code_challenge_method=plain is refused → invalid_request', async () => {
+  it('RFC 7636 §4.2: code_challenge_method=plain is refused → invalid_request', async () => {
     const res = await browserGet(
       authorizeUrl(fx.server, { clientId: fx.clientId, challenge, method: 'plain' }),
       fx.user.cookie,
@@ -31,7 +31,7 @@ describe('errors sent back to the client carry state and iss (RFC 6749 §4.1.2.1
     expectRedirectedError(fx.server, res, 'invalid_request');
   });
 
-  it('RFC 7636 §4.3 / DESIGN §4: a missing code_challenge_method (defaults to plain) is refused', async () => {
+  it('RFC 7636 §4.3: a missing code_challenge_method (defaults to plain) is refused', async () => {
     const res = await browserGet(
       authorizeUrl(fx.server, { clientId: fx.clientId, challenge, method: null }),
       fx.user.cookie,
@@ -47,7 +47,7 @@ describe('errors sent back to the client carry state and iss (RFC 6749 §4.1.2.1
     expectRedirectedError(fx.server, res, 'invalid_request');
   });
 
-  it('RFC 8707 §2 / DESIGN §4: a resource other than PUBLIC_URL/mcp → invalid_target with state and iss', async () => {
+  it('RFC 8707 §2: a resource other than PUBLIC_URL/mcp → invalid_target with state and iss', async () => {
     for (const resource of ['https://other.example/mcp', `${fx.server.url}/other`, `${fx.server.url}/`]) {
       const res = await browserGet(
         authorizeUrl(fx.server, { clientId: fx.clientId, challenge, resource, state: 's-1' }),
@@ -89,7 +89,7 @@ describe('errors sent back to the client carry state and iss (RFC 6749 §4.1.2.1
     expectRedirectedError(fx.server, res, 'interaction_required');
   });
 
-  it('RFC 9207 §2 / DESIGN §4: iss in the Location is byte-identical to PUBLIC_URL', async () => {
+  it('RFC 9207 §2: iss in the Location is byte-identical to PUBLIC_URL', async () => {
     const res = await browserGet(authorizeUrl(fx.server, { clientId: fx.clientId }), fx.user.cookie);
     const location = res.headers.get('location') ?? '';
     expect(location).toContain(`iss=${encodeURIComponent(fx.server.config.publicUrl)}`);
@@ -128,8 +128,8 @@ describe('errors sent back to the client carry state and iss (RFC 6749 §4.1.2.1
   });
 });
 
-describe('scopes (DESIGN §4, RFC 6749 §3.3)', () => {
-  it('DESIGN §4: unknown scopes (openid profile email offline_access) are ignored, not refused', async () => {
+describe('scopes (RFC 6749 §3.3)', () => {
+  it('unknown scopes (openid profile email offline_access) are ignored, not refused', async () => {
     const p = pkce();
     const c = await registerClient(fx.server);
     const scope = 'openid profile email offline_access searches:read';
@@ -148,7 +148,7 @@ describe('scopes (DESIGN §4, RFC 6749 §3.3)', () => {
     expect(tokens.body.scope).toBe('searches:read');
   });
 
-  it('DESIGN §4: no scope parameter means all six scopes', async () => {
+  it('no scope parameter means all six scopes', async () => {
     const p = pkce();
     const c = await registerClient(fx.server);
     const { code } = await authorizeCode(fx.server, fx.user, {
@@ -159,7 +159,7 @@ describe('scopes (DESIGN §4, RFC 6749 §3.3)', () => {
     expect(tokens.body.scope).toBe(SCOPES.join(' '));
   });
 
-  it('DESIGN §4: only unknown scopes asked for means all six scopes (nothing refused)', async () => {
+  it('only unknown scopes asked for means all six scopes (nothing refused)', async () => {
     const p = pkce();
     const c = await registerClient(fx.server);
     const { code } = await authorizeCode(fx.server, fx.user, {
@@ -172,8 +172,8 @@ describe('scopes (DESIGN §4, RFC 6749 §3.3)', () => {
   });
 });
 
-describe('detours (DESIGN §4, §6)', () => {
-  it('DESIGN §4: a signed-out browser → 303 to /sign-in?next=<the authorize request>', async () => {
+describe('detours', () => {
+  it('a signed-out browser → 303 to /sign-in?next=<the authorize request>', async () => {
     const url = authorizeUrl(fx.server, { clientId: fx.clientId, challenge, state: 'keep-me' });
     const res = await browserGet(url);
     expect(res.status).toBe(303);
@@ -185,7 +185,7 @@ describe('detours (DESIGN §4, §6)', () => {
     expect(next).toBe(`${original.pathname}${original.search}`);
   });
 
-  it('DESIGN §4: a signed-in fx.user without upstream credentials → 303 to /account/credentials?next=…', async () => {
+  it('a signed-in fx.user without upstream credentials → 303 to /account/credentials?next=…', async () => {
     const bare = await signedInUser(fx.server, { upstreamToken: null });
     const url = authorizeUrl(fx.server, { clientId: fx.clientId, challenge });
     const res = await browserGet(url, bare.cookie);
@@ -196,7 +196,7 @@ describe('detours (DESIGN §4, §6)', () => {
     expect(location.searchParams.get('next')).toBe(`${original.pathname}${original.search}`);
   });
 
-  it('DESIGN §4: authorization redirects use 302/303, never 307', async () => {
+  it('authorization redirects use 302/303, never 307', async () => {
     const seen: number[] = [];
     const cases = [
       browserGet(authorizeUrl(fx.server, { clientId: fx.clientId, challenge })), // sign-in detour

@@ -14,7 +14,7 @@ import { testEngine } from '../helpers/engine.js';
 import { oauthFixture } from '../helpers/oauth-fixture.js';
 
 /**
- * The client rows the token and revocation endpoints read are kept per store (issue 19: one round trip
+ * The client rows the token and revocation endpoints read are kept per store (one round trip
  * fewer per refresh grant on PostgreSQL); every write to a client row must reach the kept copy. A row
  * renamed through the store's own handle without an invalidation shows whether an answer came from
  * memory (the same connection: SQLite's data_version does not move, PostgreSQL sends no NOTIFY).

@@ -20,14 +20,14 @@ import {
 } from '../helpers/oauth-http.js';
 
 /**
- * Consent remembered per user, client and workspace (DESIGN §4), and the permissions a person ticks on
- * the consent page.
+ * Consent remembered per user, client and workspace (docs/oauth.md, Rules worth knowing), and the permissions
+ * a person ticks on the consent page.
  */
 const fx = oauthFixture();
 const { codeCount, addTeamWorkspace, openConsent, postDecision } = consentSteps(fx);
 
-describe('remembered consent per (user, client, workspace) (DESIGN §4)', () => {
-  it('DESIGN §4: a second authorize redirects straight back with a code that works', async () => {
+describe('remembered consent per (user, client, workspace)', () => {
+  it('a second authorize redirects straight back with a code that works', async () => {
     const c = await registerClient(fx.server, {}, freshAddress());
     const first = await authorizeCode(fx.server, fx.user, {
       clientId: c.client_id,
@@ -53,7 +53,7 @@ describe('remembered consent per (user, client, workspace) (DESIGN §4)', () => 
     expect(await mcpStatus(fx.server, tokens.body.access_token as string)).toBe(200);
   });
 
-  it('DESIGN §4: consent is per user: another user of the same client is asked', async () => {
+  it('consent is per user: another user of the same client is asked', async () => {
     const c = await registerClient(fx.server, {}, freshAddress());
     await authorizeCode(fx.server, fx.user, { clientId: c.client_id, challenge: pkce().challenge });
     const other = await signedInUser(fx.server);
@@ -65,7 +65,7 @@ describe('remembered consent per (user, client, workspace) (DESIGN §4)', () => 
     expect(hiddenField(await res.text(), 'request')).not.toBeNull();
   });
 
-  it('DESIGN §4: consent is per client: another client of the same user is asked', async () => {
+  it('consent is per client: another client of the same user is asked', async () => {
     await authorizeCode(fx.server, fx.user, {
       clientId: (await registerClient(fx.server, {}, freshAddress())).client_id,
       challenge: pkce().challenge,
@@ -78,7 +78,7 @@ describe('remembered consent per (user, client, workspace) (DESIGN §4)', () => 
     expect(res.status).toBe(200);
   });
 
-  it('DESIGN §4: consent is per workspace: the remembered code is for the workspace chosen', async () => {
+  it('consent is per workspace: the remembered code is for the workspace chosen', async () => {
     const member = await signedInUser(fx.server);
     const team = await addTeamWorkspace(member, 'Team Rocket');
     const c = await registerClient(fx.server, {}, freshAddress());
@@ -109,7 +109,7 @@ describe('remembered consent per (user, client, workspace) (DESIGN §4)', () => 
     expect(res.status).toBe(200);
   });
 
-  it('DESIGN §4: asked again when the scopes grow, not when they shrink', async () => {
+  it('asked again when the scopes grow, not when they shrink', async () => {
     const c = await registerClient(fx.server, {}, freshAddress());
     await authorizeCode(fx.server, fx.user, {
       clientId: c.client_id,

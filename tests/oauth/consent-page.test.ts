@@ -15,14 +15,15 @@ import {
 } from '../helpers/oauth-http.js';
 
 /**
- * The consent page (DESIGN §4, §6) and the decision posted from it (RFC 6749 §4.1.2, RFC 9207): what
- * the page shows and how it is served, Allow and Deny.
+ * The consent page (docs/oauth.md, Rules worth knowing; its labels: ARCHITECTURE.md, Rules the code keeps)
+ * and the decision posted from it (RFC 6749 §4.1.2, RFC 9207): what the page shows and how it is served,
+ * Allow and Deny.
  */
 const fx = oauthFixture();
 const { codeCount, consentCount, openConsent, postDecision } = consentSteps(fx);
 
-describe('the consent page (DESIGN §4, §6)', () => {
-  it('DESIGN §4: shows the client name, the redirect host and, for DCR clients, an unverified-name warning', async () => {
+describe('the consent page', () => {
+  it('shows the client name, the redirect host and, for DCR clients, an unverified-name warning', async () => {
     const { page, html } = await openConsent(fx.user, {
       client_name: 'Acme <Assistant>',
       redirect_uris: ['https://app.example.com/cb'],
@@ -36,13 +37,13 @@ describe('the consent page (DESIGN §4, §6)', () => {
     expect(html).not.toMatch(/runs on your own computer/);
   });
 
-  it('DESIGN §4: warns when the client redirects only to loopback (RFC 8252 §8.6: impersonation risk)', async () => {
+  it('warns when the client redirects only to loopback (RFC 8252 §8.6: impersonation risk)', async () => {
     const { html } = await openConsent(fx.user, { redirect_uris: ['http://127.0.0.1:3000/cb'] });
     expect(html).toMatch(/runs on your own computer/);
     expect(html).toContain('127.0.0.1:3000');
   });
 
-  it('DESIGN §4: scopes in plain language; the write scopes say they spend credits', async () => {
+  it('scopes in plain language; the write scopes say they spend credits', async () => {
     const { html } = await openConsent(fx.user);
     for (const scope of SCOPES) {
       expect(html).toContain(SCOPE_DESCRIPTIONS[scope]);
@@ -52,13 +53,13 @@ describe('the consent page (DESIGN §4, §6)', () => {
     expect(SCOPE_DESCRIPTIONS['agent:write']).toMatch(/credits/);
   });
 
-  it('DESIGN §4: only the requested scopes are listed', async () => {
+  it('only the requested scopes are listed', async () => {
     const { html } = await openConsent(fx.user, {}, 'agent:read');
     expect(html).toContain(SCOPE_DESCRIPTIONS['agent:read']);
     expect(html).not.toContain(SCOPE_DESCRIPTIONS['searches:write']);
   });
 
-  it('DESIGN §6: a workspace picker labelled "Workspace" and buttons "Allow" and "Deny"', async () => {
+  it('a workspace picker labelled "Workspace" and buttons "Allow" and "Deny"', async () => {
     const { html } = await openConsent(fx.user);
     expect(html).toMatch(/<label for="consent-workspace">Workspace<\/label>/);
     expect(html).toMatch(/<select id="consent-workspace" name="workspace"/);
@@ -67,7 +68,7 @@ describe('the consent page (DESIGN §4, §6)', () => {
     expect(html).toMatch(/<button[^>]*value="deny"[^>]*>\s*Deny\s*<\/button>/);
   });
 
-  it("DESIGN §4: CSP has frame-ancestors 'none' and a form-action allowing the redirect origin", async () => {
+  it("CSP has frame-ancestors 'none' and a form-action allowing the redirect origin", async () => {
     const web = await openConsent(fx.user, { redirect_uris: ['https://app.example.com/cb'] });
     const csp = web.page.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("frame-ancestors 'none'");
@@ -85,7 +86,7 @@ describe('the consent page (DESIGN §4, §6)', () => {
     expect(web.page.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('DESIGN §4: session and CSRF cookies are __Host-, Secure, HttpOnly, SameSite=Lax, Path=/', async () => {
+  it('session and CSRF cookies are __Host-, Secure, HttpOnly, SameSite=Lax, Path=/', async () => {
     const res = await browserGet(`${fx.server.url}/sign-in`);
     const cookies = res.headers.getSetCookie();
     const csrf = cookies.find((c) => c.startsWith('__Host-sim_csrf='));
@@ -153,7 +154,7 @@ describe('the decision (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207)', () => {
     expect(await consentCount(fx.user.userId, c.client_id)).toBe(0);
   });
 
-  it('DESIGN §4: a workspace the user does not belong to is refused, nothing issued', async () => {
+  it('a workspace the user does not belong to is refused, nothing issued', async () => {
     const other = await signedInUser(fx.server);
     const opened = await openConsent(fx.user);
     const res = await postDecision(

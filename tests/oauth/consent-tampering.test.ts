@@ -7,12 +7,12 @@ import { callbackParams, exchangeCode, signedInUser } from '../helpers/oauth-htt
 
 /**
  * Decisions that must not issue anything: tampered, expired, cross-site, another user's or signed out
- * (DESIGN §4, RFC 6749 §10.12), and the same form posted again (one-use id, one code).
+ * (RFC 6749 §10.12), and the same form posted again (one-use id, one code).
  */
 const fx = oauthFixture();
 const { codeCount, openConsent, postDecision } = consentSteps(fx);
 
-describe('a tampered or replayed decision is refused and nothing is issued (DESIGN §4, RFC 6749 §10.12)', () => {
+describe('a tampered or replayed decision is refused and nothing is issued (RFC 6749 §10.12)', () => {
   function signingKey() {
     const secret = fx.server.config.secretKeys[0]?.key;
     if (!secret) throw new Error('no SECRET_KEY');
@@ -56,7 +56,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 
-  it('DESIGN §4: an expired request → refused', async () => {
+  it('an expired request → refused', async () => {
     const opened = await openConsent(fx.user);
     const claims = decodeJwt(opened.request);
     const past = Math.floor(Date.now() / 1000) - 3600;
@@ -95,7 +95,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     expect(await codeCount(opened.client.client_id)).toBe(1);
   });
 
-  it('DESIGN §4 (CSRF): a missing csrf field → 403, nothing issued', async () => {
+  it('CSRF: a missing csrf field → 403, nothing issued', async () => {
     const opened = await openConsent(fx.user);
     const res = await postDecision(
       { request: opened.request, workspace: fx.user.workspaceId, decision: 'allow' },
@@ -106,7 +106,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 
-  it('DESIGN §4 (CSRF): a wrong csrf field → 403, nothing issued', async () => {
+  it('CSRF: a wrong csrf field → 403, nothing issued', async () => {
     const opened = await openConsent(fx.user);
     const other = await openConsent(await signedInUser(fx.server));
     const res = await postDecision(
@@ -117,7 +117,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 
-  it('DESIGN §4 (CSRF): a cross-site POST (foreign Origin) → 403, nothing issued', async () => {
+  it('CSRF: a cross-site POST (foreign Origin) → 403, nothing issued', async () => {
     const opened = await openConsent(fx.user);
     const res = await postDecision(
       { csrf: opened.csrf, request: opened.request, workspace: fx.user.workspaceId, decision: 'allow' },
@@ -128,7 +128,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     expect(await codeCount(opened.client.client_id)).toBe(0);
   });
 
-  it('DESIGN §4: a request signed for another user → refused, nothing issued', async () => {
+  it('a request signed for another user → refused, nothing issued', async () => {
     const victim = await signedInUser(fx.server);
     const attacker = await signedInUser(fx.server);
     const victimPage = await openConsent(victim);
@@ -148,7 +148,7 @@ describe('a tampered or replayed decision is refused and nothing is issued (DESI
     expect(await codeCount(victimPage.client.client_id)).toBe(0);
   });
 
-  it('DESIGN §4: a signed-out decision → refused, nothing issued', async () => {
+  it('a signed-out decision → refused, nothing issued', async () => {
     const opened = await openConsent(fx.user);
     const res = await postDecision({
       csrf: opened.csrf,

@@ -25,13 +25,13 @@ describe('authorization server metadata (RFC 8414)', () => {
     expect(body.revocation_endpoint).toBe(`${server.url}/revoke`);
   });
 
-  it('OIDC Discovery §4 / DESIGN §4: /.well-known/openid-configuration serves the identical document', async () => {
+  it('OIDC Discovery §4: /.well-known/openid-configuration serves the identical document', async () => {
     const a = await getJson('/.well-known/oauth-authorization-server');
     const b = await getJson('/.well-known/openid-configuration');
     expect(b.body).toEqual(a.body);
   });
 
-  it('RFC 8414 §3.3 / DESIGN §4: issuer is byte-identical to PUBLIC_URL, with no trailing slash', async () => {
+  it('RFC 8414 §3.3: issuer is byte-identical to PUBLIC_URL, with no trailing slash', async () => {
     const { body } = await getJson('/.well-known/oauth-authorization-server');
     expect(body.issuer).toBe(server.config.publicUrl);
     expect(body.issuer).toBe(server.url);
@@ -45,12 +45,12 @@ describe('authorization server metadata (RFC 8414)', () => {
     }
   });
 
-  it('RFC 7636 §4.2 / DESIGN §4: code_challenge_methods_supported is S256 only', async () => {
+  it('RFC 7636 §4.2: code_challenge_methods_supported is S256 only', async () => {
     const { body } = await getJson('/.well-known/oauth-authorization-server');
     expect(body.code_challenge_methods_supported).toEqual(['S256']);
   });
 
-  it('RFC 8414 §2 / DESIGN §4: only implemented auth methods are advertised (none, client_secret_basic, client_secret_post)', async () => {
+  it('RFC 8414 §2: only implemented auth methods are advertised (none, client_secret_basic, client_secret_post)', async () => {
     const { body } = await getJson('/.well-known/oauth-authorization-server');
     const methods = ['none', 'client_secret_basic', 'client_secret_post'];
     expect([...(body.token_endpoint_auth_methods_supported as string[])].sort()).toEqual([...methods].sort());
@@ -80,7 +80,7 @@ describe('authorization server metadata (RFC 8414)', () => {
     expect(body.client_id_metadata_document_supported).toBe(true);
   });
 
-  it('DESIGN §4: scopes_supported lists exactly the six scopes', async () => {
+  it('scopes_supported lists exactly the six scopes', async () => {
     const { body } = await getJson('/.well-known/oauth-authorization-server');
     expect(body.scopes_supported).toEqual([...SCOPES]);
     expect(SCOPES).toHaveLength(6);
@@ -93,13 +93,13 @@ describe('protected resource metadata (RFC 9728)', () => {
     expect(body.resource).toBe(`${server.config.publicUrl}/mcp`);
   });
 
-  it('RFC 9728 §3.1 / DESIGN §4: also served at the root, identical', async () => {
+  it('RFC 9728 §3.1: also served at the root, identical', async () => {
     const a = await getJson('/.well-known/oauth-protected-resource/mcp');
     const b = await getJson('/.well-known/oauth-protected-resource');
     expect(b.body).toEqual(a.body);
   });
 
-  it('RFC 9728 §2 / DESIGN §4: resource is PUBLIC_URL + "/mcp" and authorization_servers is exactly [issuer]', async () => {
+  it('RFC 9728 §2: resource is PUBLIC_URL + "/mcp" and authorization_servers is exactly [issuer]', async () => {
     const { body } = await getJson('/.well-known/oauth-protected-resource/mcp');
     const as = await getJson('/.well-known/oauth-authorization-server');
     expect(body.resource).toBe(server.config.resourceUrl);

@@ -75,7 +75,7 @@ describe('dynamic client registration (RFC 7591)', () => {
     expect(typeof res.body.client_secret).toBe('string');
   });
 
-  it('RFC 7591 §3.2.1 / DESIGN §3: the secret is stored only as its hash and returned only once', async () => {
+  it('RFC 7591 §3.2.1: the secret is stored only as its hash and returned only once', async () => {
     const res = await register({ token_endpoint_auth_method: 'client_secret_basic' });
     const secret = res.body.client_secret as string;
     const row = await clientRow(res.body.client_id as string);
@@ -91,22 +91,22 @@ describe('dynamic client registration (RFC 7591)', () => {
     expect(again.body.client_secret).not.toBe(secret);
   });
 
-  it('RFC 7591 §2: a refresh_token grant type is always registered (DESIGN §4: refresh tokens always issued)', async () => {
+  it('RFC 7591 §2: a refresh_token grant type is always registered (refresh tokens are always issued)', async () => {
     const res = await register({ grant_types: ['authorization_code'] });
     expect(res.status).toBe(201);
     expect(res.body.grant_types).toEqual(['authorization_code', 'refresh_token']);
   });
 });
 
-describe('application_type (OpenID DCR §2, DESIGN §4)', () => {
-  it('DESIGN §4: an explicit application_type is accepted as given', async () => {
+describe('application_type (OpenID DCR §2)', () => {
+  it('an explicit application_type is accepted as given', async () => {
     const res = await register({ application_type: 'web', redirect_uris: ['http://127.0.0.1/cb'] });
     expect(res.status).toBe(201);
     expect(res.body.application_type).toBe('web');
     expect((await clientRow(res.body.client_id as string))?.application_type).toBe('web');
   });
 
-  it('DESIGN §4: inferred native for loopback-only redirects', async () => {
+  it('inferred native for loopback-only redirects', async () => {
     const res = await register({ redirect_uris: ['http://localhost:3000/callback', 'http://127.0.0.1/cb'] });
     expect(res.body.application_type).toBe('native');
   });
@@ -117,7 +117,7 @@ describe('application_type (OpenID DCR §2, DESIGN §4)', () => {
     expect(res.body.application_type).toBe('native');
   });
 
-  it('DESIGN §4: inferred web for https redirects (also when mixed with loopback)', async () => {
+  it('inferred web for https redirects (also when mixed with loopback)', async () => {
     const https = await register({ redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] });
     expect(https.body.application_type).toBe('web');
     const mixed = await register({ redirect_uris: ['https://app.example.com/cb', 'http://localhost/cb'] });
@@ -191,7 +191,7 @@ describe('redirect URI validation (RFC 7591 §2, §3.2.2; RFC 6749 §3.1.2; OAut
     expect(res.status).toBe(201);
   });
 
-  it('DESIGN §4: claude.ai / claude.com and ChatGPT connector callbacks are accepted', async () => {
+  it('claude.ai / claude.com and ChatGPT connector callbacks are accepted', async () => {
     const res = await register({
       redirect_uris: [
         'https://claude.ai/api/mcp/auth_callback',
@@ -284,8 +284,8 @@ describe('malformed registrations (RFC 7591 §3.2.2)', () => {
   });
 });
 
-describe('DCR hygiene (DESIGN §4)', () => {
-  it('DESIGN §4: registrations are rate limited per address → 429 with Retry-After', async () => {
+describe('DCR hygiene', () => {
+  it('registrations are rate limited per address → 429 with Retry-After', async () => {
     const from = '203.0.113.77';
     const statuses: number[] = [];
     let limited: Awaited<ReturnType<typeof register>> | null = null;
@@ -301,7 +301,7 @@ describe('DCR hygiene (DESIGN §4)', () => {
     expect((await register({})).status).toBe(201);
   });
 
-  it('RFC 6749 §5.2 / DESIGN §4: an unknown client_id at the token endpoint → 401 invalid_client (so it re-registers)', async () => {
+  it('RFC 6749 §5.2: an unknown client_id at the token endpoint → 401 invalid_client (so it re-registers)', async () => {
     const res = await tokenRequest(server, {
       grant_type: 'authorization_code',
       code: 'sim_ac_whatever',
@@ -313,7 +313,7 @@ describe('DCR hygiene (DESIGN §4)', () => {
     expect(res.body.error).toBe('invalid_client');
   });
 
-  it('DESIGN §4: a client deleted by housekeeping is unknown at the token endpoint → 401 invalid_client', async () => {
+  it('a client deleted by housekeeping is unknown at the token endpoint → 401 invalid_client', async () => {
     const res = await register({});
     await server.sql.run('DELETE FROM oauth_clients WHERE id = ?', res.body.client_id);
     const token = await tokenRequest(server, {

@@ -77,14 +77,14 @@ async function databaseBytes(): Promise<Buffer> {
   return Buffer.concat(files.map((f) => readFileSync(join(dir, f))));
 }
 
-describe('secrets at rest (DESIGN §3, RFC 6819 §5.1.4.1.3, RFC 9700 §4.14)', () => {
+describe('secrets at rest (RFC 6819 §5.1.4.1.3, RFC 9700 §4.14)', () => {
   it('RFC 6819 §5.1.4.1.3: the search finds values that are stored in plain text (positive control)', async () => {
     const bytes = await databaseBytes();
     expect(bytes.includes(Buffer.from(clientId))).toBe(true);
     expect(bytes.includes(Buffer.from(user.email))).toBe(true);
   });
 
-  it('RFC 6819 §5.1.4.1.3 / DESIGN §3: no token, code, client secret, session id or upstream token is in the database in plain text', async () => {
+  it('RFC 6819 §5.1.4.1.3: no token, code, client secret, session id or upstream token is in the database in plain text', async () => {
     const bytes = await databaseBytes();
     const found = Object.entries(secrets)
       .filter(([, value]) => bytes.includes(Buffer.from(value)))

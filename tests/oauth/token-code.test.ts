@@ -1,4 +1,5 @@
-// The authorization_code exchange at /token and the code's rules: single use, short life, bound to client, redirect and PKCE.
+// The authorization_code exchange at /token and the code's rules: single use, short life, bound to client,
+// redirect and PKCE.
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { hashToken } from '../../src/security/tokens.js';
@@ -28,7 +29,7 @@ describe('authorization_code exchange (RFC 6749 §4.1.3, OAuth 2.1 §4.1.3)', ()
     expect(await mcpStatus(fx.server, res.body.access_token as string)).toBe(200);
   });
 
-  it('DESIGN §4: a refresh token is always issued, without offline_access', async () => {
+  it('a refresh token is always issued, without offline_access', async () => {
     const { code, verifier } = await freshCode(fx, { scope: 'searches:read' });
     const res = await exchangeCode(fx.server, { clientId: fx.clientId, code, verifier });
     expect(res.body.refresh_token).toMatch(/^sim_rt_/);
@@ -53,7 +54,7 @@ describe('authorization_code exchange (RFC 6749 §4.1.3, OAuth 2.1 §4.1.3)', ()
     expectNoStore(res.headers);
   });
 
-  it('DESIGN §4: the token is bound to the scopes of the code', async () => {
+  it('the token is bound to the scopes of the code', async () => {
     const { code, verifier } = await freshCode(fx, { scope: 'agent:read account:read' });
     const res = await exchangeCode(fx.server, { clientId: fx.clientId, code, verifier });
     expect(res.body.scope).toBe('agent:read account:read');
@@ -85,7 +86,7 @@ describe('the code is single-use, short-lived and bound (RFC 6749 §4.1.2, §10.
     expect(refresh.body.error).toBe('invalid_grant');
   });
 
-  it('DESIGN §4: a code older than 60 s → invalid_grant, nothing issued', async () => {
+  it('a code older than 60 s → invalid_grant, nothing issued', async () => {
     const { code, verifier } = await freshCode(fx);
     const row = (await fx.server.sql.get(
       'SELECT created_at, expires_at FROM oauth_codes WHERE code_hash = ?',

@@ -123,7 +123,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     expect(r.headers.get('cache-control')).toContain('no-store');
   });
 
-  it('DESIGN §4: access tokens are short-lived (1 h by default)', async () => {
+  it('access tokens are short-lived (1 h by default)', async () => {
     const g = await grantForClient(fx.server, fx.user, fx.clientId);
     const r = await refresh(g.refreshToken);
     expect(r.body.expires_in).toBe(3600);
@@ -131,7 +131,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     expect(row.expires_at - row.created_at).toBe(3600_000);
   });
 
-  it('DESIGN §4: reuse within the grace window works, and both pairs stay valid', async () => {
+  it('reuse within the grace window works, and both pairs stay valid', async () => {
     const g = await grantForClient(fx.server, fx.user, fx.clientId);
     const a = await refresh(g.refreshToken);
     const b = await refresh(g.refreshToken);
@@ -144,7 +144,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     expect((await refresh(b.body.refresh_token as string)).status).toBe(200);
   });
 
-  it('RFC 9700 §4.14.2 / DESIGN §4: reuse outside the grace window → invalid_grant and the whole family is revoked', async () => {
+  it('RFC 9700 §4.14.2: reuse outside the grace window → invalid_grant and the whole family is revoked', async () => {
     const g = await grantForClient(fx.server, fx.user, fx.clientId);
     const next = await refresh(g.refreshToken);
     expect(next.status).toBe(200);
@@ -164,7 +164,7 @@ describe('refresh token rotation (OAuth 2.1 §4.3.1, RFC 9700 §4.14.2)', () => 
     expect(successor.body.error).toBe('invalid_grant');
   });
 
-  it('DESIGN §4: a family revoked for reuse does not touch the same app’s other device (another family of the grant)', async () => {
+  it('a family revoked for reuse does not touch the same app’s other device (another family of the grant)', async () => {
     const victim = await grantForClient(fx.server, fx.user, fx.clientId);
     const bystander = await grantForClient(fx.server, fx.user, fx.clientId);
     await refresh(victim.refreshToken);
@@ -251,7 +251,7 @@ describe('refresh scope (RFC 6749 §6)', () => {
     expect(verified.ok && verified.caller.scopes).toEqual(['searches:read', 'agent:read']);
   });
 
-  it('RFC 6749 §6 / DESIGN §4: unknown scopes in a refresh are ignored, not refused', async () => {
+  it('RFC 6749 §6: unknown scopes in a refresh are ignored, not refused', async () => {
     const g = await grantForClient(fx.server, fx.user, fx.clientId, { scope: 'searches:read' });
     const res = await refresh(g.refreshToken, { scope: 'searches:read offline_access openid' });
     expect(res.status).toBe(200);

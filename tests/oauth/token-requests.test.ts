@@ -72,7 +72,7 @@ describe('malformed token requests (RFC 6749 §3.2, §5.2)', () => {
   });
 });
 
-describe('concurrency and parallel grants (DESIGN §4)', () => {
+describe('concurrency and parallel grants', () => {
   it('RFC 6749 §4.1.2: 10 parallel exchanges of one code → exactly one 200, the rest invalid_grant (and revoking it), no 500', async () => {
     const { code, verifier } = await freshCode(fx);
     const results = await Promise.all(
@@ -88,7 +88,7 @@ describe('concurrency and parallel grants (DESIGN §4)', () => {
     expect(await mcpStatus(fx.server, winner?.body.access_token as string)).toBe(401);
   });
 
-  it('DESIGN §4: re-authorizing a client never revokes the user’s other grants (both keep working)', async () => {
+  it('re-authorizing a client never revokes the user’s other grants (both keep working)', async () => {
     const c = (await registerClient(fx.server, {}, freshAddress())).client_id;
     const first = await grantForClient(fx.server, fx.user, c);
     const second = await grantForClient(fx.server, fx.user, c);

@@ -26,7 +26,7 @@ function problemsOf(e: NodeJS.ProcessEnv): string[] {
   throw new Error('expected a ConfigError');
 }
 
-describe('config (DESIGN.md §6)', () => {
+describe('config', () => {
   it('has the documented defaults and runs the sandbox when no upstream is set', () => {
     const config = loadConfig(env());
     expect(config.port).toBe(8787);

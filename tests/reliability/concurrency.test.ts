@@ -1,5 +1,5 @@
 /**
- * Races DESIGN.md §4 promises to survive, at 50 requests and across two gateway processes sharing one
+ * Races the server must survive, at 50 requests and across two gateway processes sharing one
  * database (the real multi-process deployment, on the run's engine): refreshes with one refresh
  * token, exchanges of one code, sign-ups with one email. Exactly the promised outcomes, never a 500.
  */

@@ -141,7 +141,7 @@ describe('SIGKILL while issuing tokens, writing audit rows and linking credentia
     /**
      * A rotation the server committed but never acknowledged (the kill cut the response) is covered
      * by the grace window only within REFRESH_GRACE_MS of that request; a restart on a loaded machine
-     * can take longer, and then the family ends by design (issue 14: a later use is reuse). That is no
+     * can take longer, and then the family ends by design (a later use is reuse). That is no
      * acknowledged token lost: the device signs in again. Anything else must have been a 200.
      */
     const signedOutPastGrace = async (device: Device, status: number, error: string | undefined) => {

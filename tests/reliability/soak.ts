@@ -1,11 +1,11 @@
 /**
- * `npm run soak` (not in CI): the built gateway in production mode against the sandbox process, under
- * a fixed-rate mix of sign-ins, tool calls and refresh-token rotations for SOAK_SECONDS (default 600).
- * Passes with zero errors, flat memory (RSS and heap after the first minute grow by less than
- * SOAK_MAX_GROWTH_MB, and RSS at the end is within SOAK_MAX_GROWTH_PCT of the first minute's; a window's
- * RSS is the median of its once-a-second samples) and a bounded p99 (no 30-second window's p99 of sign-ins, tool reads and
- * refreshes above SOAK_MAX_P99_MS; submits wait for their search by design). Prints the
- * figures; exits 1 when a claim fails. Every process it starts is killed at the end (bench/lib/proc.ts).
+ * `npm run soak` (not in CI): the built gateway in production mode against the sandbox process, under a
+ * fixed-rate mix of sign-ins, tool calls and refresh-token rotations for SOAK_SECONDS (default 600). Passes
+ * with zero errors, flat memory (RSS and heap after the first minute grow by less than SOAK_MAX_GROWTH_MB,
+ * and RSS at the end is within SOAK_MAX_GROWTH_PCT of the first minute's; a window's RSS is the median of its
+ * once-a-second samples) and a bounded p99 (no 30-second window's p99 of sign-ins, tool reads and refreshes
+ * above SOAK_MAX_P99_MS; submits wait for their search by design). Prints the figures; exits 1 when a claim
+ * fails. Every process it starts is killed at the end (bench/lib/proc.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { setupDatabase } from '../../bench/setup.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = env('SOAK_SECONDS', 600);
-const RATE = env('SOAK_RATE', 120); // operations per second, open loop (issue 18: 120/s for 10 minutes)
+const RATE = env('SOAK_RATE', 120); // operations per second, open loop (the soak's target: 120/s for 10 minutes)
 const MAX_GROWTH_MB = env('SOAK_MAX_GROWTH_MB', 15);
 const MAX_GROWTH_PCT = env('SOAK_MAX_GROWTH_PCT', 10);
 const MAX_P99_MS = env('SOAK_MAX_P99_MS', 500);
@@ -201,7 +201,8 @@ async function main(): Promise<number> {
         .finally(() => {
           const ms = performance.now() - t0;
           latencies.get(op)?.push(ms);
-          // A submit's time is its poll schedule (first poll after 500 ms), not load: kept out of the window p99.
+          // A submit's time is its poll schedule (first poll after 500 ms), not load: kept out of the window
+          // p99.
           if (op !== 'submit') windowSamples.push(ms);
           inflight--;
           pending.delete(p);

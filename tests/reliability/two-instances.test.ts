@@ -1,5 +1,5 @@
 /**
- * Two server processes on one PostgreSQL database behind a round-robin balancer (issue 19): no state
+ * Two server processes on one PostgreSQL database behind a round-robin balancer: no state
  * that matters lives in one process. Both instances share one sandbox process. Races of one refresh
  * token, one code and one email across two processes are also in concurrency.test.ts (which runs on
  * PostgreSQL in the postgres project); this file covers what goes through the balancer in front.

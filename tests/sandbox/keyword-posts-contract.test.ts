@@ -1,4 +1,5 @@
-// The sandbox honours the search host contract (upstream-api.md): keyword searches' posts, topic trees and lists.
+// The sandbox honours the search host contract (docs/upstream.md): keyword searches' posts, topic trees and
+// lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFields, type Sandbox, startSandbox } from '../helpers/sandbox-process.js';
 import { COMMON_POST, keywordSearch } from '../helpers/search-contract.js';

@@ -1,4 +1,4 @@
-// The sandbox honours the search host contract (upstream-api.md): keyword searches, their details and data.
+// The sandbox honours the search host contract (docs/upstream.md): keyword searches, their details and data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFields, ISO_Z, type Sandbox, startSandbox } from '../helpers/sandbox-process.js';
 import { COMPACT, keywordSearch, TWITTER_COMPACT } from '../helpers/search-contract.js';

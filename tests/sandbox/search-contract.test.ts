@@ -1,4 +1,5 @@
-// The sandbox honours the search host contract (upstream-api.md): user and expert searches, usage, setup and credits.
+// The sandbox honours the search host contract (docs/upstream.md): user and expert searches, usage, setup and
+// credits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFields, ISO_Z, type Sandbox, startSandbox } from '../helpers/sandbox-process.js';
 import { COMMON_POST } from '../helpers/search-contract.js';

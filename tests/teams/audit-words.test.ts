@@ -14,7 +14,7 @@ const row = (
 });
 const nameOf = (id: string) => `${id}@example.com`;
 
-describe('audit events in plain words (issue 14: refusals and connection changes)', () => {
+describe('audit events in plain words (refusals and connection changes)', () => {
   it('a call outside the member’s team ceiling names the permission in words, not its code', () => {
     const text = describeAuditEvent(
       row(
@@ -42,7 +42,7 @@ describe('audit events in plain words (issue 14: refusals and connection changes
   });
 });
 
-describe('every audit event as a sentence (issue 17)', () => {
+describe('every audit event as a sentence', () => {
   const kinds = [
     ...AUDIT_KINDS,
     'grant_renewed',

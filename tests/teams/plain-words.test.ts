@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildTeamScene, type TeamScene } from '../helpers/team-scene.js';
 
 /**
- * The team pages in plain words (issue 17, phase B), over HTTP: permissions as their descriptions, the
+ * The team pages in plain words, over HTTP: permissions as their descriptions, the
  * API user ID explained, people by email and never by id, audit events as sentences with
  * machine-readable times, this month's count beside each cap, effective permissions of connected apps,
  * invite notes, and the usage page's charts with their table.

@@ -10,7 +10,7 @@ import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.j
 import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
- * Issue 7's "done when", in Chromium: an admin creates a team, links sandbox credentials and invites a
+ * Teams end to end, in Chromium: an admin creates a team, links sandbox credentials and invites a
  * second person; they sign up through the link, connect the v2 SDK client (real OAuth, picking the team
  * on the consent page), and their tool calls reach the sandbox with the team's token and their own
  * user id. The admin makes them read-only (their next write call: a tool error saying a team admin can

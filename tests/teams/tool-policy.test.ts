@@ -15,7 +15,7 @@ import {
 import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 /**
- * Issue 14's team roles and defaults on the real tool call path: the v2 SDK client, /mcp with the
+ * The team roles and defaults on the real tool call path: the v2 SDK client, /mcp with the
  * bearer check and the team policy hook, and the sandbox over HTTP (its request log shows what reached
  * upstream). One team: an owner, an admin, and two plain members, Alice and Bob.
  */

@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
  * A new user in a real browser (Debian Chromium) against the real app and the real sandbox over
- * HTTP, operating the pages by their labels as DESIGN.md §6 promises.
+ * HTTP, operating the pages by their labels (ARCHITECTURE.md, Rules the code keeps).
  */
 let sandbox: SandboxServer;
 let server: TestServer;

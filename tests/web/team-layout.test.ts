@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildTeamScene, SCENE_PASSWORD, type TeamScene } from '../helpers/team-scene.js';
 
 /**
- * Every team page in real Chromium at a phone and a laptop size (issue 17, phase B): nothing scrolls
+ * Every team page in real Chromium at a phone and a laptop size: nothing scrolls
  * sideways, axe-core finds no serious or critical problem, and the team, audit and usage pages look
  * like their reviewed screenshots.
  */

@@ -1,8 +1,9 @@
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**
- * State every instance must share, kept here rather than in one process's memory (issue 19): on one
- * SQLite file there is one process, but the same code runs on PostgreSQL behind many.
+ * State every instance must share, kept here rather than in one process's memory (ARCHITECTURE.md, Rules the
+ * code keeps: state that matters is shared): on one SQLite file there is one process, but the same code runs
+ * on PostgreSQL behind many.
  */
 
 /**
@@ -27,8 +28,9 @@ export const rateLimitHits = sqliteTable(
 
 /**
  * Tool calls that have been running a while (waiting for an upstream job), per instance, so a
- * `notifications/cancelled` received by any instance finds the one call it names (mcp/cancellation/inflight.ts).
- * `request_key` is the JSON-RPC request id with its type (ids are unique only per client session).
+ * `notifications/cancelled` received by any instance finds the one call it names
+ * (mcp/cancellation/inflight.ts). `request_key` is the JSON-RPC request id with its type (ids are unique only
+ * per client session).
  */
 export const waitingCalls = sqliteTable(
   'waiting_calls',

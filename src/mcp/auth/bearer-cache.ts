@@ -15,7 +15,7 @@ interface Entry<T> {
 
 /**
  * Answers of the bearer lookup (token → grant → membership → credential) for tokens seen in the last
- * `ttlMs`, keyed by the token's hash (issue 18: the lookup is a PostgreSQL round trip per request).
+ * `ttlMs`, keyed by the token's hash (the lookup is a PostgreSQL round trip per request).
  * Correct because every write that changes an answer invalidates it at once (Store.invalidate, heard
  * through the store's watch); the lifetime only bounds what a lost notification could leave behind.
  *

@@ -14,7 +14,7 @@ export interface CallerTeam {
 /**
  * Who is calling, resolved before the MCP handler runs. It travels to the handler as
  * `authInfo.extra.caller` so the tool catalog can be built once and read the caller from each
- * request (DESIGN.md §3). Two kinds:
+ * request (ARCHITECTURE.md, Rules the code keeps: the catalog is built once). Two kinds:
  * - `member`: a person in a workspace, through an OAuth grant (team policy, write caps, audit by person);
  * - `upstream`: an upstream API user acting directly with their own token and user id (the two upstream
  *   headers on /mcp, or the local stdio server): no person, grant, workspace or team, so no team policy.

@@ -6,7 +6,7 @@ import type { Store } from '../../db/store/index.js';
 const REFUSAL_AUDIT_INTERVAL_MS = 60_000;
 
 /**
- * An audit event for a removed member's app knocking (DESIGN.md §4: every refusal is audited), at most
+ * An audit event for a removed member's app knocking (every refusal is audited), at most
  * one a minute per person and app, so a client retrying in a loop cannot fill the trail (the check
  * reads the trail through its (user, at) index; two instances racing may both write, which is harmless).
  */

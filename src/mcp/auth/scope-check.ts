@@ -1,8 +1,8 @@
 import { SCOPE_DESCRIPTIONS, type Scope } from '../../oauth/scopes.js';
 
 /**
- * What /mcp does with a tools/call whose scope the caller lacks (DESIGN.md §2, MCP authorization
- * "Scope Challenge Handling"). Two cases, because only one of them can be fixed by the client:
+ * What /mcp does with a tools/call whose scope the caller lacks (docs/oauth.md, Rules worth knowing; MCP
+ * authorization "Scope Challenge Handling"). Two cases, because only one of them can be fixed by the client:
  * - the member's team ceiling allows the scope but this grant lacks it (the person consented to less):
  *   403 insufficient_scope, and re-authorization can add it (step-up);
  * - the ceiling excludes the scope: no re-authorization can grant it, so a 403 would only send the

@@ -55,7 +55,7 @@ export interface UpstreamHeaderDeps {
 type Verdict = { valid: boolean; httpStatus: number | null; until: number };
 
 /**
- * The API description's hosted variant (docs/upstream.md, Authentication §4): a client sends the
+ * The API description's hosted variant (docs/upstream.md, Two hosts, two headers): a client sends the
  * upstream token and user id as the two upstream headers, and /mcp acts as that upstream user with
  * every permission (the token already carries all of them upstream). Nothing is stored: the token is
  * checked once with upstream (`GET /api/usage`, which spends nothing) and the verdict kept in memory

@@ -55,9 +55,9 @@ export class InflightCalls implements CancellationRegistry {
   /**
    * Registers a call; returns its signal and a release function for `finally`. A call that owns its
    * controller is aborted through it: one abort signal per waiting call, not a second following the
-   * first (issue 18: each costs some 0.8 KB for as long as the call waits). A signal the call does not
-   * own is followed through one listener (AbortSignal.any costs some 14 µs per call: weak references
-   * and a finalization registry for every dependent signal).
+   * first (each is memory held for as long as the call waits). A signal the call does not own is
+   * followed through one listener, not AbortSignal.any, which makes weak references and a finalization
+   * registry for every dependent signal.
    */
   register(
     grantId: string,

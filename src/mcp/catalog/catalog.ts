@@ -17,9 +17,10 @@ export type { CallPath, CatalogDeps, ToolOutcome } from './types.js';
 const TARGET = 'draft-2020-12';
 
 /**
- * A tool as registered on every per-request McpServer: its JSON Schemas converted once, its handler
- * one function shared by all requests (the caller is read from the request's auth info, never
- * captured). Registering it costs a few object allocations, no schema work (DESIGN.md §3).
+ * A tool as registered on every per-request McpServer: its JSON Schemas converted once, its handler one
+ * function shared by all requests (the caller is read from the request's auth info, never captured).
+ * Registering it costs a few object allocations, no schema work: schemas and validators are compiled once, at
+ * start.
  */
 export interface CompiledTool {
   name: string;

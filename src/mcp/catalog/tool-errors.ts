@@ -41,7 +41,7 @@ function quoted(detail: string | null): string {
 }
 
 /**
- * Turns a failure into at most three sentences a model can act on (DESIGN.md §5, issue 16): what
+ * Turns a failure into at most three sentences a model can act on: what
  * happened, with the status, and what to do next. Never includes a credential; upstream's own
  * explanation is quoted where it helps. A 422 that names fields is an input error ("fix the argument"),
  * a 422 about the item's state stays a state error ("read it first").

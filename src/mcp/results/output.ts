@@ -23,7 +23,7 @@ export interface ResultOutput {
   rest?: (trimmed: Truncation) => string | null;
 }
 
-/** `detail` of the tools that return a search or a run (issue 16, "the full result on request"). */
+/** `detail` of the tools that return a search or a run: the summary, or the full record on request. */
 export const DETAILS = ['summary', 'full'] as const;
 export type Detail = (typeof DETAILS)[number];
 

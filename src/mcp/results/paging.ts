@@ -1,7 +1,7 @@
 /**
  * Pages of a list that fit a byte budget. A page ends at `limit` items or where the next item would
  * push the page's JSON past the budget, whichever comes first, and `next_offset` says where the next
- * page starts whenever anything is left: nothing is dropped silently (issue 16). A page always holds at
+ * page starts whenever anything is left: nothing is dropped silently. A page always holds at
  * least one item, so paging always moves on; one item bigger than the whole budget is left to the
  * result cap, which trims its longest string and reports it.
  */

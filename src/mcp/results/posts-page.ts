@@ -22,7 +22,7 @@ const LABEL = { keyword: 'Keyword search', user: 'User search' } as const;
 const TOOL = { keyword: 'get_keyword_search_posts_data', user: 'get_user_search_posts_data' } as const;
 
 /**
- * One page of a search's posts (issue 16, "every post reachable"): `limit` posts or as many as fit the
+ * One page of a search's posts (every post stays reachable): `limit` posts or as many as fit the
  * size cap, `next_offset` whenever any are left. Summary: one line per post inside the fence, and
  * compact posts in `structuredContent`; full: the posts as upstream sent them, as JSON.
  */

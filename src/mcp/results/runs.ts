@@ -18,7 +18,7 @@ function severities(signals: unknown[]): string {
   return [...counts.entries()].map(([k, v]) => `${v} ${k}`).join(', ');
 }
 
-/** The short header over an agent report: question, status, confidence, signals, credits (issue 16). */
+/** The short header over an agent report: question, status, confidence, signals, credits. */
 export function runHeader(record: RunRecord): string {
   const result = isRecord(record.result) ? record.result : {};
   const usage = isRecord(record.usage) ? record.usage : {};

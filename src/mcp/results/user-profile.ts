@@ -3,7 +3,7 @@ import { clip } from './fence.js';
 import { counts, day, isRecord, num, pct } from './format.js';
 
 /**
- * A user search's profile analytics (`results`, docs/upstream.md "User search details") as compact
+ * A user search's profile analytics (`results`, docs/upstream.md, Searches) as compact
  * markdown lines. The account's own words (bio, hashtags, repeated phrases, the accounts it talks to)
  * are returned apart, for the untrusted-content fence.
  */

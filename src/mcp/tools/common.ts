@@ -4,7 +4,7 @@ import { DETAILS, POSTS_LIMIT_DEFAULT } from '../results/output.js';
 
 /**
  * Shared argument and output shapes of the tool groups, defined once. Argument descriptions are short:
- * every word is in every model's context on every connect (issue 16), so a name and type that say it
+ * every word is in every model's context on every connect, so a name and type that say it
  * all get no description, and long checks (UUIDs, dates) are listed as `format` while the server
  * checks them with the messages given here.
  */

@@ -12,7 +12,7 @@ export interface ClientCacheOptions {
 export const DEFAULT_CLIENT_CACHE: ClientCacheOptions = { ttlMs: 60_000, maxEntries: 10_000 };
 
 /**
- * Client rows as the token and revocation endpoints read them, kept per store (issue 19: the lookup was
+ * Client rows as the token and revocation endpoints read them, kept per store (the lookup is
  * one of a refresh grant's two PostgreSQL round trips; `COMPARE_DATABASE=postgres npx tsx
  * bench/compare.ts`). Correct because every write to a client row invalidates it through the store
  * (ARCHITECTURE.md, "Caches over the database"): a stored metadata document, a touch, the purge; a new

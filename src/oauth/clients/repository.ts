@@ -215,10 +215,10 @@ async function fetchAndStoreDocument(
 const TOUCH_RESOLUTION_MS = 60_000;
 
 /**
- * Marks a client as used. Pushes a DCR client's idle expiry forward (DESIGN.md §4: TTL refreshed on
- * use); a CIMD row's expiry is its cache lifetime and stays. The row changes only when the time has
- * moved by a minute, and the client as just read says whether it has: a busy client's every request
- * pays no statement at all (on PostgreSQL a round trip), and the one that is due is a prepared UPDATE
+ * Marks a client as used. Pushes a DCR client's idle expiry forward (an idle DCR client expires, and each use
+ * starts its idle time again); a CIMD row's expiry is its cache lifetime and stays. The row changes only when
+ * the time has moved by a minute, and the client as just read says whether it has: a busy client's every
+ * request pays no statement at all (on PostgreSQL a round trip), and the one that is due is a prepared UPDATE
  * whose condition is the same (another instance may have written it meanwhile).
  */
 export async function touchClient(db: Store, client: OAuthClient, now = Date.now()): Promise<void> {

@@ -4,7 +4,7 @@ import type { CallOptions, UpstreamCredentials, UpstreamTransport } from '../tra
 /** The upstream account on the search host: usage, integration setup (webhook), credits. */
 export function accountEndpoints(t: UpstreamTransport) {
   return {
-    /** GET /api/usage sends only the token header (docs/upstream.md, Authentication 2). */
+    /** GET /api/usage sends only the token header (docs/upstream.md, Two hosts, two headers). */
     getUsage(creds: UpstreamCredentials, month: string | undefined, o?: CallOptions) {
       return t.call(
         creds,

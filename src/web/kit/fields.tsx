@@ -1,9 +1,9 @@
 import type { Child } from 'hono/jsx';
 
 /**
- * One labelled input. The label text is exactly `label` (pages are operated by label, DESIGN.md §6);
- * the hint and the error sit outside the label and are tied to the input by aria-describedby, and an
- * error also sets aria-invalid.
+ * One labelled input. The label text is exactly `label` (pages are operated by label: ARCHITECTURE.md, Rules
+ * the code keeps); the hint and the error sit outside the label and are tied to the input by
+ * aria-describedby, and an error also sets aria-invalid.
  */
 export interface FieldProps {
   id: string;

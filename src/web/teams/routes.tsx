@@ -21,7 +21,7 @@ const TEAM_NOTICES: Record<string, string> = {
 };
 
 /**
- * Team workspaces (issues 7, 14 and 17): the team page, and one folder per feature with its routes
+ * Team workspaces: the team page, and one folder per feature with its routes
  * beside its pages — members, invites, connected apps, audit trail, usage, the team's settings.
  */
 export function teamRoutes(deps: TeamRoutesDeps) {

@@ -11,9 +11,9 @@ import { creditCalls } from './limits.js';
 import { ReadOnlyPreset, WebhookSwitch } from './policy-fields.js';
 
 /**
- * One member's settings (DESIGN.md §6 labels): their API user ID, one checkbox per permission labelled
- * by what it allows, the monthly cap with this month's count, the webhook switch, and the Read-only
- * preset.
+ * One member's settings (labels as ARCHITECTURE.md, Rules the code keeps, lists them): their API user ID, one
+ * checkbox per permission labelled by what it allows, the monthly cap with this month's count, the webhook
+ * switch, and the Read-only preset.
  */
 export function MemberSettingsPage(props: {
   c: Context<AppEnv>;

@@ -34,7 +34,7 @@ export function teamSettingsRoutes(t: TeamContext) {
       );
     c.get('log').info({ userId: g.user.id, workspaceId: outcome.value }, 'team created');
     // Next: the connect page, which lists what the new team still needs (credentials, people) and
-    // how to add the server to a client (issue 17).
+    // how to add the server to a client.
     const params = new URLSearchParams({ workspace: outcome.value, done: 'team_created' });
     return c.redirect(`/connect?${params.toString()}`, 303);
   });
