@@ -32,9 +32,6 @@ const BEING_REWRITTEN = new Set<string>([
   'bench/rows.ts',
   'bench/tools-list-cost.ts',
   'src/db/client.ts',
-  'src/mcp/waiting/timer-wheel.ts',
-  'src/mcp/waiting/wait-scheduler.ts',
-  'src/mcp/waiting/wait.ts',
 ]);
 
 function sourceFiles(folder: string): string[] {
