@@ -100,8 +100,8 @@ export const LOG_FLUSH_MS = 250;
  * Where the process logger writes (stdout by default): lines are gathered and written synchronously in
  * batches of LOG_BUFFER_BYTES, and whatever is gathered at least every LOG_FLUSH_MS and when the
  * process exits (a crash included: an uncaught exception still exits through 'exit'). A line a write
- * each made every request pay for a system call: in bench/profile-proxy.ts (a proxied call at one
- * connection) the access line's write was ≈ 50 µs of a ≈ 3 ms call. What a batch holds is lost only if
+ * each would make every request pay for a system call (bench/profile-proxy.ts shows its share of a
+ * proxied call). What a batch holds is lost only if
  * the process is killed outright (SIGKILL, the kernel's OOM killer): at most LOG_FLUSH_MS of lines.
  */
 export function batchedDestination(

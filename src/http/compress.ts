@@ -10,9 +10,10 @@ const gzipped = promisify(gzip);
 export const COMPRESS_THRESHOLD_BYTES = 1_024;
 
 /**
- * Bodies up to this size are compressed on the event loop (gzip -6 of a 10 KB tool result ≈ 0.1 ms):
- * handing them to libuv's thread pool cost more CPU than the compression itself (≈ 0.1 ms more per
- * call) and a thread hop of latency (≈ 1 ms on a loaded 2-core machine). Larger ones go to the pool.
+ * Bodies up to this size are compressed on the event loop, where a tool result takes a fraction of a
+ * millisecond: handing them to libuv's thread pool costs more CPU than the compression itself, and a
+ * thread hop of latency. Larger ones go to the pool (figures: docs/performance.md, Figures behind the
+ * code).
  */
 export const SYNC_COMPRESS_MAX_BYTES = 64 * 1_024;
 
@@ -21,7 +22,7 @@ const knownBodies = new WeakMap<Response, { body: string; status: number }>();
 
 /**
  * A JSON answer whose body the compression below takes as it is: reading a body back out of a
- * Response builds a web Response and a ReadableStream around it (≈ 0.1 ms for a tool result).
+ * Response builds a web Response and a ReadableStream around it.
  */
 export function jsonResponse(body: string, status = 200): Response {
   const response = new Response(body, { status, headers: { 'content-type': 'application/json' } });
@@ -68,7 +69,7 @@ interface Negotiated {
 /**
  * The codings the client's Accept-Encoding allows (q=0 refuses one, RFC 9110 §12.5.3), parsed by
  * Hono's accepts helper. A kept answer (tools/list) takes br over gzip when the client likes both
- * equally: at quality 5 it is smaller than gzip -6 (tools/list 3.7 against 3.9 KB) and made once. An
+ * equally: at quality 5 it is smaller than gzip -6, and made once. An
  * answer made per request takes gzip when the client likes it at least as much: at the fast levels
  * used for those (encodeOnce) gzip is as quick as brotli and smaller.
  */
@@ -96,9 +97,9 @@ function encodeNow(body: Buffer, encoding: Coding): Buffer {
 
 /**
  * An answer made for one request (a tool result) is compressed fast rather than small: gzip level 1
- * (nginx's default level) and brotli quality 1. On a 10 KB tool result gzip -1 takes two thirds of
- * gzip -6's time (≈ 85 against ≈ 125 µs here, a third of that allocating the compressor) for 8 % more
- * bytes (2,778 against 2,566); brotli 5, the level kept answers get, took ≈ 340 µs.
+ * (nginx's default level) and brotli quality 1: on a tool result gzip -1 takes clearly less time than
+ * gzip -6 for a few per cent more bytes, and brotli 5, the level kept answers get, several times as
+ * long (figures: docs/performance.md, Figures behind the code).
  */
 const DYNAMIC_GZIP = { level: 1 };
 const dynamicBrotliOptions = (body: Buffer) => ({

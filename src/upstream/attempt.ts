@@ -6,12 +6,11 @@ import type { RequestSpec } from './wire-types.js';
  * At most this many connections to each upstream origin, shared by every client of this process;
  * further requests queue in the pool until one is free (their per-attempt timeout runs meanwhile).
  * undici's default dispatcher has no limit: a burst of reads (thousands of waiting calls' polls falling
- * due together) opened a connection for each, and the upstream's listen queue dropped the excess SYNs
- * (`netstat -s`: hundreds of thousands of "SYNs to LISTEN sockets dropped" in one bench run of 10,000
- * waiting calls), so reads waited seconds for a retransmitted connect, timed out or failed as
- * network errors (UND_ERR_CONNECT_TIMEOUT). 256 stays under the listen backlog Node servers have by
- * default (511) and still allows some 1,700 reads/s at 150 ms each (10,000 waiting calls polled every
- * 5 s need 2,000).
+ * due together) opens a connection for each, the upstream's listen queue drops the excess SYNs, and
+ * reads wait seconds for a retransmitted connect, time out or fail as network errors
+ * (UND_ERR_CONNECT_TIMEOUT; docs/performance.md, Figures behind the code). 256 stays under the listen
+ * backlog Node servers have by default (511) and still allows 256 reads in flight, some 1,700 a second
+ * when each takes 150 ms.
  */
 export const UPSTREAM_CONNECTIONS_PER_ORIGIN = 256;
 
@@ -63,8 +62,8 @@ export async function sendOnce(
   try {
     // undici's request(), not fetch(): the same client and keep-alive pool per origin without the
     // WHATWG Request/Response/Headers and web-stream layers, which cost more than the rest of a
-    // proxied call (bench: a 19 KB GET from the sandbox, 1,054 µs by fetch, 609 µs by request).
-    // It follows no redirects: a 3xx is an unexpected status, as `redirect: 'error'` made it before.
+    // proxied call (docs/performance.md, Figures behind the code). It follows no redirects: a 3xx is
+    // an unexpected status.
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {

@@ -1,7 +1,7 @@
 /** Small formatting helpers for the markdown results: numbers, dates, lists. */
 
-// Built once: Number#toLocaleString builds a new Intl.NumberFormat on every call, which the proxy
-// path's profile showed at ≈ 150 µs per search result (the same output, by ECMA-402 §19.2.1).
+// Built once: Number#toLocaleString builds a new Intl.NumberFormat on every call, which showed in the
+// proxy path's profile (the same output, by ECMA-402 §19.2.1).
 const INTEGER = new Intl.NumberFormat('en-US');
 const DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 

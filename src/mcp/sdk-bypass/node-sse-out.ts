@@ -11,10 +11,10 @@ import { type EventOut, KEEP_ALIVE_COMMENT, keepAliveAt } from './sse-out.js';
  * The head is the one the adapter writes for a Response with these headers as a plain record (what the
  * SDK's transports and ./sse-out.ts return): `writeHead` with the record as it is; the server's
  * response adds the default headers (security headers, X-Request-Id) the route did not set
- * (../../http/node-response.ts:DefaultHeadersResponse). A client that negotiated gzip or br used to
- * get these four names lower-cased and sorted instead: the compression middleware read the Response's
- * headers, and the adapter then wrote them from a web Headers. Field names are case-insensitive
- * (RFC 9110 §5.1); every client now gets the SDK's spelling.
+ * (../../http/node-response.ts:DefaultHeadersResponse). Every client gets the SDK's spelling of these
+ * four names, whatever encoding it negotiated: were the head read back as a web Headers, they would be
+ * lower-cased and sorted (field names are case-insensitive, RFC 9110 §5.1, but the wire tests compare
+ * bytes).
  *
  * A slow client: Node buffers what it cannot send yet. Frames are few and small (progress notifications
  * as a job's status changes, bounded by the wait's limit, and the result), so they are all written;

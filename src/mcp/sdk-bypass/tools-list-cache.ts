@@ -4,7 +4,7 @@ import { type ReusableAnswer, reusableResponse } from '../../http/compress.js';
  * tools/list answers, replayed. For a given scope set the SDK's answer to tools/list depends only on
  * the request's headers and its body minus the JSON-RPC id, so the first answer the SDK gives for
  * such a request (status 200) is kept as bytes, split around the id, and later identical requests get
- * those bytes with their own id. This skips building, serializing (~50 KB) and re-validating the same
+ * those bytes with their own id. This skips building, serializing and re-validating the same
  * catalog on every connect. Anything unusual (batches, cursors, other headers) simply misses and is
  * served by the SDK, which also answers every first request, errors included.
  *
@@ -20,14 +20,14 @@ interface Entry {
    * be turned into a web Headers and back.
    */
   headers: Readonly<Record<string, string>>;
-  /** Kept as UTF-8 bytes: a replay then copies ~50 KB instead of re-encoding and measuring a string. */
+  /** Kept as UTF-8 bytes: a replay then copies bytes instead of re-encoding and measuring a string. */
   before: Buffer;
   after: Buffer;
 }
 
 const HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name'] as const;
 
-/** Whole answers kept (each ~36 KB, and ~4 KB per compressed form): the ids clients reuse are few. */
+/** Whole answers kept (each tens of KB, and its compressed forms): the ids clients reuse are few. */
 const MAX_ANSWERS = 64;
 
 export class ToolsListCache {
@@ -78,7 +78,7 @@ export class ToolsListCache {
    * answer, which the SDK sends as an event stream of one message, is kept (and answered from now on)
    * as that message in JSON: the 2025 transport lets a server answer a request with either, and the
    * client must take both (MCP 2025-06-18, Transports, "Sending Messages to the Server"). A listing
-   * sends nothing before its result, and JSON can be compressed (36 KB become 4 KB with gzip), which
+   * sends nothing before its result, and JSON can be compressed, which
    * an event stream is not (src/http/compress.ts).
    */
   async capture(key: string, id: string | number, response: Response): Promise<Response> {

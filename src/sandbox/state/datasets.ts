@@ -8,7 +8,7 @@ import type { SearchRecord } from './types.js';
 /**
  * A search's synthetic data is a pure function of what was asked (query, platforms, date window,
  * max_post), all of which the record keeps, so it is derived when read instead of being held for the
- * record's lifetime (tens of KB each, kept forever, was the sandbox's memory growth). Polls of one search
+ * record's lifetime (tens of KB each: kept forever, they would grow the sandbox's memory without bound). Polls of one search
  * read the same data repeatedly, so the last few datasets are cached; the cache is keyed by the inputs,
  * not the record, so identical searches share an entry.
  *

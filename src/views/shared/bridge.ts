@@ -1,8 +1,8 @@
 /**
  * The view's half of MCP Apps (SEP-1865 "Communication Protocol"): JSON-RPC 2.0 over postMessage
  * with the host window. A minimal implementation instead of the extension's App class: bundled with
- * the MCP SDK and zod it needs, App is about 590–650 KB minified, four times a view's 150 KB budget,
- * while the handful of messages a view uses take a few KB.
+ * the MCP SDK and zod it needs, App alone is several times a view's size budget
+ * (scripts/build-views.ts, MAX_VIEW_BYTES), while the handful of messages a view uses take a few KB.
  */
 
 export interface ContentBlock {
