@@ -32,6 +32,13 @@ export interface AuditRow {
 type Event = Omit<AuditRow, 'userEmail' | 'clientName'>;
 type Direction = 'older' | 'newer';
 
+/** One keyset read: up to `limit` rows past `key` (from the start when null), in `direction`. */
+export interface TrailRead {
+  direction: Direction;
+  key: AuditKey | null;
+  limit: number;
+}
+
 /** Rows past `key` in the direction read: a row-value comparison, an index range on both engines. */
 function past(db: Store, direction: Direction, key: AuditKey): SQL {
   const { auditEvents: a } = db.t;
@@ -75,14 +82,8 @@ function common(db: Store, f: AuditFilters, direction: Direction, key: AuditKey 
  * The workspace's own events: one index range, (workspace_id, at, id) or the filter's
  * (workspace_id, kind | tool, at, id), or (user_id, workspace_id, at, id) for one member.
  */
-export function workspaceEvents(
-  db: Store,
-  workspaceId: string,
-  f: AuditFilters,
-  direction: Direction,
-  key: AuditKey | null,
-  limit: number,
-) {
+export function workspaceEvents(db: Store, workspaceId: string, f: AuditFilters, read: TrailRead) {
+  const { direction, key, limit } = read;
   const { auditEvents: a } = db.t;
   return db.orm
     .select(columns(db))
@@ -109,11 +110,10 @@ export function memberAccountEvents(
   db: Store,
   workspaceId: string,
   f: AuditFilters,
-  direction: Direction,
-  key: AuditKey | null,
-  limit: number,
+  read: TrailRead,
   bound: AuditKey | null = null,
 ) {
+  const { direction, key, limit } = read;
   const kinds = f.kind ? MEMBER_ACCOUNT_EVENTS.filter((k) => k === f.kind) : MEMBER_ACCOUNT_EVENTS;
   if (f.tool || kinds.length === 0) return null;
   const { auditEvents: a, workspaceMembers: m } = db.t;
@@ -142,19 +142,12 @@ const before = (direction: Direction) => (x: AuditKey, y: AuditKey) =>
   (direction === 'older' ? -1 : 1) * (x.at - y.at || x.id - y.id);
 
 /** Up to `limit` events of the trail past `key`, in the direction read: both parts merged. */
-async function trail(
-  db: Store,
-  workspaceId: string,
-  f: AuditFilters,
-  direction: Direction,
-  key: AuditKey | null,
-  limit: number,
-): Promise<Event[]> {
-  const own: Event[] = await workspaceEvents(db, workspaceId, f, direction, key, limit);
-  const bound = own.length === limit ? (own.at(-1) as Event) : null;
-  const accounts = memberAccountEvents(db, workspaceId, f, direction, key, limit, bound);
+async function trail(db: Store, workspaceId: string, f: AuditFilters, read: TrailRead): Promise<Event[]> {
+  const own: Event[] = await workspaceEvents(db, workspaceId, f, read);
+  const bound = own.length === read.limit ? (own.at(-1) as Event) : null;
+  const accounts = memberAccountEvents(db, workspaceId, f, read, bound);
   const theirs: Event[] = accounts ? await accounts : [];
-  return theirs.length ? [...own, ...theirs].sort(before(direction)).slice(0, limit) : own;
+  return theirs.length ? [...own, ...theirs].sort(before(read.direction)).slice(0, read.limit) : own;
 }
 
 /**
@@ -220,7 +213,7 @@ export async function queryAudit(
 ): Promise<AuditPage> {
   const direction: Direction = position && 'newer' in position ? 'newer' : 'older';
   const key = position ? ('newer' in position ? position.newer : position.older) : null;
-  const found = await trail(db, workspaceId, filters, direction, key, pageSize + 1);
+  const found = await trail(db, workspaceId, filters, { direction, key, limit: pageSize + 1 });
   const more = found.length > pageSize;
   const rows = await named(db, found.slice(0, pageSize));
   if (direction === 'newer') rows.reverse();
@@ -243,7 +236,7 @@ export async function* exportPages(
   let key: AuditKey | null = null;
   for (let left = AUDIT_EXPORT_MAX; left > 0; ) {
     const size = Math.min(key ? EXPORT_PAGE : EXPORT_FIRST_PAGE, left);
-    const rows = await trail(db, workspaceId, filters, 'older', key, size);
+    const rows = await trail(db, workspaceId, filters, { direction: 'older', key, limit: size });
     if (rows.length) yield await named(db, rows);
     if (rows.length < size) return;
     left -= rows.length;

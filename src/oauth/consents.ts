@@ -78,15 +78,17 @@ export async function hasConsentedTo(db: Store, userId: string, clientId: string
   return row !== undefined;
 }
 
-export async function rememberConsent(
-  db: Store,
-  userId: string,
-  clientId: string,
-  workspaceId: string,
-  scopes: readonly Scope[],
-  view: { toolsets: string | null; readOnly: boolean } = { toolsets: null, readOnly: false },
-  now = Date.now(),
-): Promise<void> {
+export interface ConsentChoice {
+  userId: string;
+  clientId: string;
+  workspaceId: string;
+  scopes: readonly Scope[];
+  /** The tools chosen at consent (null toolsets: every toolset); default every tool, not read-only. */
+  view?: { toolsets: string | null; readOnly: boolean };
+}
+
+export async function rememberConsent(db: Store, choice: ConsentChoice, now = Date.now()): Promise<void> {
+  const { userId, clientId, workspaceId, scopes, view = { toolsets: null, readOnly: false } } = choice;
   const { consents } = db.t;
   const value = formatScopes(scopes);
   const chosen = { toolsets: view.toolsets, readOnly: view.readOnly };

@@ -41,14 +41,21 @@ class Refused extends Error {
  * conditional UPDATE that matches only an unrotated token and returns it), then the checks and the
  * new pair, or the grace use, or the family's revocation. A rotation whose checks fail is rolled back.
  */
+export interface RefreshRequest {
+  refreshToken: string;
+  /** The authenticated client: it must be the one the token was issued to. */
+  clientId: string;
+  /** The `scope` parameter, when sent: a narrowing of the family's scopes. */
+  requestedScope: string | undefined;
+  accessTtlMs: number;
+}
+
 export async function refreshGrant(
   db: Store,
-  refreshToken: string,
-  clientId: string,
-  requestedScope: string | undefined,
-  accessTtlMs: number,
+  request: RefreshRequest,
   now = Date.now(),
 ): Promise<RefreshOutcome> {
+  const { refreshToken, clientId, requestedScope, accessTtlMs } = request;
   const tokenHash = hashToken(refreshToken);
   if (requestedScope === undefined) {
     const tokens = await rotateLiveToken(db, { tokenHash, clientId, accessTtlMs, now });

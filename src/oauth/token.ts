@@ -134,7 +134,12 @@ async function refresh(
       `The only resource this server issues tokens for is ${deps.config.resourceUrl}.`,
     );
   }
-  const outcome = await refreshGrant(deps.db, token, client.clientId, form.get('scope'), accessTtlMs(deps));
+  const outcome = await refreshGrant(deps.db, {
+    refreshToken: token,
+    clientId: client.clientId,
+    requestedScope: form.get('scope'),
+    accessTtlMs: accessTtlMs(deps),
+  });
   metrics.refreshes.labels(outcome.ok ? 'ok' : outcome.reason).inc();
   if (!outcome.ok && outcome.reason === 'reused') metrics.refreshReuseDetections.inc();
   if (outcome.ok) return outcome.tokens;

@@ -219,11 +219,10 @@ export function controlRoutes(store: Store, clock: Clock, settle: () => void): H
     const parsed = outsideRunSchema.safeParse(body.value ?? {});
     if (!parsed.success) return bad(c, firstIssue(parsed.error));
     if (!store.credentials.has(parsed.data.token)) return bad(c, 'Unknown credential', 404);
-    const run = createRun(
-      store,
-      parsed.data.token,
-      parsed.data.user_id,
-      {
+    const run = createRun(store, {
+      token: parsed.data.token,
+      userId: parsed.data.user_id,
+      input: {
         question: parsed.data.question,
         mode: RUN_MODE_DEFAULT,
         timeWindow: TIME_WINDOW_DEFAULT,
@@ -233,8 +232,8 @@ export function controlRoutes(store: Store, clock: Clock, settle: () => void): H
         parentRunId: null,
         metadata: null,
       },
-      'outside',
-    );
+      origin: 'outside',
+    });
     return c.json({ id: run.id, status: run.status }, 201);
   });
 

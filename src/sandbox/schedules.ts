@@ -81,20 +81,22 @@ function fireDue(store: Store, s: ScheduleRecord, now: number): void {
     } else {
       const run = createRun(
         store,
-        s.token,
-        s.userId,
         {
-          question: s.question,
-          mode: s.mode,
-          timeWindow: s.timeWindow,
-          availableCredits: s.availableCredits,
-          platforms: s.platforms,
-          maxPost: s.maxPost,
-          parentRunId: null,
-          metadata: { schedule_id: s.id },
+          token: s.token,
+          userId: s.userId,
+          origin: 'schedule',
+          scheduleId: s.id,
+          input: {
+            question: s.question,
+            mode: s.mode,
+            timeWindow: s.timeWindow,
+            availableCredits: s.availableCredits,
+            platforms: s.platforms,
+            maxPost: s.maxPost,
+            parentRunId: null,
+            metadata: { schedule_id: s.id },
+          },
         },
-        'schedule',
-        s.id,
         at,
       );
       record.agentRunId = run.id;

@@ -202,7 +202,13 @@ export function authorizeRoutes(deps: OAuthDeps) {
         if (scopes.length === 0) return refuse('Your workspace role allows none of the requested scopes.');
         // What the person chose is remembered (a later request within it needs no new consent); the
         // code carries what their team role allows of it.
-        await rememberConsent(tx, user.id, pending.clientId, workspaceId, chosen, view);
+        await rememberConsent(tx, {
+          userId: user.id,
+          clientId: pending.clientId,
+          workspaceId,
+          scopes: chosen,
+          view,
+        });
         const code = await createAuthorizationCode(tx, {
           clientId: pending.clientId,
           userId: user.id,

@@ -159,7 +159,7 @@ describe.each(ENGINES)('query plans on %s', (engine) => {
 
   describe('the team audit trail', () => {
     const page = (f: Partial<AuditFilters>, key: typeof KEY | null = null) =>
-      plan(workspaceEvents(ctx.store, 'w', { ...NONE, ...f }, 'older', key, 51));
+      plan(workspaceEvents(ctx.store, 'w', { ...NONE, ...f }, { direction: 'older', key, limit: 51 }));
 
     it('the first page and a deep one read (workspace_id, at, id) in order from the cursor', async () => {
       for (const text of [await page({}), await page({}, KEY)]) {
@@ -194,7 +194,13 @@ describe.each(ENGINES)('query plans on %s', (engine) => {
 
     it("the members' account events are found through an index, never by reading every event", async () => {
       for (const f of [NONE, { ...NONE, kind: 'sign_in' }]) {
-        const query = memberAccountEvents(ctx.store, 'w', f, 'older', KEY, 51, null);
+        const query = memberAccountEvents(
+          ctx.store,
+          'w',
+          f,
+          { direction: 'older', key: KEY, limit: 51 },
+          null,
+        );
         if (!query) throw new Error('expected a query');
         const text = await plan(query);
         if (engine === 'sqlite') {
@@ -208,9 +214,21 @@ describe.each(ENGINES)('query plans on %s', (engine) => {
           expect(text).not.toMatch(/Seq Scan on audit_events|using audit_at_idx/);
         }
       }
-      expect(memberAccountEvents(ctx.store, 'w', { ...NONE, tool: 'x' }, 'older', null, 51)).toBeNull();
       expect(
-        memberAccountEvents(ctx.store, 'w', { ...NONE, kind: 'tool_call' }, 'older', null, 51),
+        memberAccountEvents(
+          ctx.store,
+          'w',
+          { ...NONE, tool: 'x' },
+          { direction: 'older', key: null, limit: 51 },
+        ),
+      ).toBeNull();
+      expect(
+        memberAccountEvents(
+          ctx.store,
+          'w',
+          { ...NONE, kind: 'tool_call' },
+          { direction: 'older', key: null, limit: 51 },
+        ),
       ).toBeNull();
     });
   });

@@ -56,20 +56,41 @@ export async function executeIn(
  * credentials, team policy with its write-cap reservation): the arguments and context to run it with,
  * and the ways it ends. It is registered for cancellation until it ends.
  */
+export interface AdmittedCallParts {
+  def: ToolDef;
+  args: unknown;
+  ctx: ToolContext;
+  deps: CatalogDeps;
+  audit: (status: string, detail?: Record<string, unknown>) => Promise<void>;
+  /** The team policy's pass, finished once the audit row is written. */
+  pass: PolicyPass | null;
+  /** Withdraws the call from the cancellation registry. */
+  release: () => void;
+  /** Where the caller's upstream token comes from, for the words of a refusal of it. */
+  credentials: CredentialSource;
+}
+
 export class AdmittedCall {
-  constructor(
-    readonly def: ToolDef,
-    readonly args: unknown,
-    readonly ctx: ToolContext,
-    private readonly deps: CatalogDeps,
-    private readonly audit: (status: string, detail?: Record<string, unknown>) => Promise<void>,
-    /** The team policy's pass, finished once the audit row is written. */
-    private readonly pass: PolicyPass | null,
-    /** Withdraws the call from the cancellation registry. */
-    private readonly release: () => void,
-    /** Where the caller's upstream token comes from, for the words of a refusal of it. */
-    readonly credentials: CredentialSource,
-  ) {}
+  readonly def: ToolDef;
+  readonly args: unknown;
+  readonly ctx: ToolContext;
+  readonly credentials: CredentialSource;
+  private readonly deps: CatalogDeps;
+  private readonly audit: AdmittedCallParts['audit'];
+  private readonly pass: PolicyPass | null;
+  private readonly release: () => void;
+
+  constructor(parts: AdmittedCallParts) {
+    // Field by field, not the parts object itself: a waiting call keeps this instance for minutes.
+    this.def = parts.def;
+    this.args = parts.args;
+    this.ctx = parts.ctx;
+    this.credentials = parts.credentials;
+    this.deps = parts.deps;
+    this.audit = parts.audit;
+    this.pass = parts.pass;
+    this.release = parts.release;
+  }
 
   /** The tool settled (or failed before it ran): its outcome shaped and audited, then let go. */
   async end(ran: { out: ToolOutput } | { error: unknown }): Promise<ToolOutcome> {
@@ -205,7 +226,16 @@ export async function admit(
       ...(deps.reuse ? { reuse: deps.reuse } : {}),
     };
     const args = gate ? gate.args : parsed.data;
-    return new AdmittedCall(def, args, ctx, deps, audit, gate, registered.release, credentials);
+    return new AdmittedCall({
+      def,
+      args,
+      ctx,
+      deps,
+      audit,
+      pass: gate,
+      release: registered.release,
+      credentials,
+    });
   } catch (error) {
     // The team policy itself failed (it reads upstream and the database): the call ends as a failure.
     const status = auditStatus(error);

@@ -90,11 +90,10 @@ export function runRoutes(store: Store): Hono<AgentEnv> {
       return detail(c, 404, 'Parent run not found');
     const need = parsed.data.available_credits;
     if (cred.credits < need) return insufficientCredits(c, need, cred.credits);
-    const run = createRun(
-      store,
-      cred.token,
-      c.get('userId'),
-      {
+    const run = createRun(store, {
+      token: cred.token,
+      userId: c.get('userId'),
+      input: {
         question: parsed.data.question,
         mode: parsed.data.mode,
         timeWindow: parsed.data.time_window,
@@ -104,8 +103,8 @@ export function runRoutes(store: Store): Hono<AgentEnv> {
         parentRunId: parent === null ? null : parent.toLowerCase(),
         metadata: (parsed.data.metadata ?? null) as Json,
       },
-      'api',
-    );
+      origin: 'api',
+    });
     return c.json(runRecordView(run, store.now()), 201);
   });
 

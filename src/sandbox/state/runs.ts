@@ -26,15 +26,18 @@ export interface RunCreate {
   metadata: Json;
 }
 
-export function createRun(
-  store: Store,
-  token: string,
-  userId: string,
-  input: RunCreate,
-  origin: RunRecord['origin'],
-  scheduleId: string | null = null,
-  at: number = store.now(),
-): RunRecord {
+/** Who starts a run and how: the credential and user it is made under, and what started it. */
+export interface RunStart {
+  token: string;
+  userId: string;
+  input: RunCreate;
+  origin: RunRecord['origin'];
+  /** The schedule that made it, when one did. */
+  scheduleId?: string | null;
+}
+
+export function createRun(store: Store, start: RunStart, at: number = store.now()): RunRecord {
+  const { token, userId, input, origin, scheduleId = null } = start;
   const run: RunRecord = {
     seq: store.sequence(),
     id: randomUUID(),

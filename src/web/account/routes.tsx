@@ -38,14 +38,18 @@ export function accountPageRoutes(deps: { config: Config; db: Store }) {
   const app = new Hono<AppEnv>();
   const gate = csrfGate(config);
 
+  /** The account page, with a notice, or shown again with a refused form's state or an error. */
   const accountPage = async (
     c: Context<AppEnv>,
     user: SessionUser,
-    notice: string | null,
-    tokenForm?: TokenFormState,
-    status: 200 | 400 | 403 | 404 | 409 = 200,
-    error: string | null = null,
+    shown: {
+      notice?: string | null;
+      tokenForm?: TokenFormState;
+      status?: 200 | 400 | 403 | 404 | 409;
+      error?: string | null;
+    } = {},
   ) => {
+    const { notice = null, tokenForm, status = 200, error = null } = shown;
     const listed = await listWorkspacesForUser(db, user.id);
     const workspaces = await Promise.all(
       listed.map(async (w) => ({
@@ -85,7 +89,7 @@ export function accountPageRoutes(deps: { config: Config; db: Store }) {
       : done
         ? (ACCOUNT_NOTICES[done] ?? null)
         : null;
-    return accountPage(c, user, notice);
+    return accountPage(c, user, { notice });
   });
 
   app.post('/account/tokens', gate.sameOrigin, async (c) => {
@@ -106,13 +110,15 @@ export function accountPageRoutes(deps: { config: Config; db: Store }) {
       config.resourceUrl,
     );
     if (!outcome.ok)
-      return accountPage(
-        c,
-        user,
-        null,
-        { error: outcome.message, ...(outcome.field ? { field: outcome.field } : {}), ...sent, scopes },
-        outcome.status === 410 ? 400 : outcome.status,
-      );
+      return accountPage(c, user, {
+        tokenForm: {
+          error: outcome.message,
+          ...(outcome.field ? { field: outcome.field } : {}),
+          ...sent,
+          scopes,
+        },
+        status: outcome.status === 410 ? 400 : outcome.status,
+      });
     const workspace = (await listWorkspacesForUser(db, user.id)).find((w) => w.id === sent.workspace);
     c.get('log').info({ userId: user.id, workspaceId: sent.workspace }, 'access token created');
     return privatePage(
@@ -135,7 +141,7 @@ export function accountPageRoutes(deps: { config: Config; db: Store }) {
     const form = await gate.checkedFormAll(c);
     if (!form) return gate.refused(c);
     const outcome = await revokeOwnAccessToken(db, user.id, one(form, 'token', ID_MAX_LENGTH));
-    if (!outcome.ok) return accountPage(c, user, null, undefined, 404, outcome.message);
+    if (!outcome.ok) return accountPage(c, user, { status: 404, error: outcome.message });
     return c.redirect('/account?done=token_revoked#tokens-heading', 303);
   });
 
@@ -151,14 +157,10 @@ export function accountPageRoutes(deps: { config: Config; db: Store }) {
       toolsetChoiceOf(form),
     );
     if (!outcome.ok)
-      return accountPage(
-        c,
-        user,
-        null,
-        undefined,
-        outcome.status === 410 ? 400 : outcome.status,
-        outcome.message,
-      );
+      return accountPage(c, user, {
+        status: outcome.status === 410 ? 400 : outcome.status,
+        error: outcome.message,
+      });
     return c.redirect('/account?done=toolsets_saved#apps-heading', 303);
   });
 
