@@ -15,29 +15,7 @@ import { NodeSseOut } from './node-sse-out.js';
 import { EVENT_STREAM_HEADERS, type Exchange, isEventStream } from './sdk-exchange.js';
 import { type EventOut, messageFrame, readFrames, SseOut } from './sse-out.js';
 
-/**
- * A plain tools/call of a waiting tool (./direct-wire.ts:plainToolCall decided it is one) answered
- * without the SDK's per-request server at all: the call runs in its own small environment
- * (../catalog/call-env.ts) and every byte of the answer is written here as the SDK writes it — on the 2025 era
- * an event stream from the start, on 2026-07-28 JSON, turned into an event stream at the first
- * progress notification as the SDK's transport does; progress notifications, the SDK's keep-alive
- * comments and the result (./direct-wire.ts:responseText). A result those bytes cannot be written for
- * (output its schema refuses, a block of another kind) is framed by the SDK from the finished call, as
- * ./waiting-call.ts ends every call. tests/mcp/waiting-wire*.test.ts compare the wire with the SDK's
- * own path byte for byte.
- *
- * Served by @hono/node-server (the route passes Node's response), the event stream is written straight
- * to Node's response (./node-sse-out.ts) and the client's leaving is heard from it ('close' before the
- * answer finished); under any other caller (app.request) it is a web stream (./sse-out.ts) and the
- * request's abort signal. A JSON answer always goes back through the route, so the middleware that
- * compresses it still does.
- *
- * What a waiting call holds here: this object, its one abort controller, the continuations of the
- * tool's run and Node's response; no McpServer, transport, request copies or web streams, and of the
- * request's body and auth info only what the call needs (the caller; the body's `_meta`, should the
- * SDK have to answer).
- */
-/** What a direct waiting call needs of the server (./waiting-call.ts:WaitingCallsDeps extends it). */
+/** What a direct waiting call needs of the server (./waiting-call.ts:WaitingCallsDeps is the same). */
 export interface DirectWaitingDeps {
   exchange: Exchange;
   catalog: CatalogDeps;
@@ -60,6 +38,28 @@ export interface DirectWaitingRequest {
   outgoing?: ServerResponse | undefined;
 }
 
+/**
+ * A plain tools/call of a waiting tool (./direct-wire.ts:plainToolCall decided it is one) answered
+ * without the SDK's per-request server at all: the call runs in its own small environment
+ * (../catalog/call-env.ts) and every byte of the answer is written here as the SDK writes it — on the 2025 era
+ * an event stream from the start, on 2026-07-28 JSON, turned into an event stream at the first
+ * progress notification as the SDK's transport does; progress notifications, the SDK's keep-alive
+ * comments and the result (./direct-wire.ts:responseText). A result those bytes cannot be written for
+ * (output its schema refuses, a block of another kind) is framed by the SDK from the finished call, as
+ * ./waiting-call.ts ends every call. tests/mcp/waiting-wire*.test.ts compare the wire with the SDK's
+ * own path byte for byte.
+ *
+ * Served by @hono/node-server (the route passes Node's response), the event stream is written straight
+ * to Node's response (./node-sse-out.ts) and the client's leaving is heard from it ('close' before the
+ * answer finished); under any other caller (app.request) it is a web stream (./sse-out.ts) and the
+ * request's abort signal. A JSON answer always goes back through the route, so the middleware that
+ * compresses it still does.
+ *
+ * What a waiting call holds here: this object, its one abort controller, the continuations of the
+ * tool's run and Node's response; no McpServer, transport, request copies or web streams, and of the
+ * request's body and auth info only what the call needs (the caller; the body's `_meta`, should the
+ * SDK have to answer).
+ */
 export class DirectWaitingCall {
   private readonly controller = new AbortController();
   private out: EventOut | null = null;
