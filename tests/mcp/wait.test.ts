@@ -270,8 +270,8 @@ describe('thousands of waiting calls', () => {
     stop.abort();
     const outcomes = await Promise.all(pending);
     expect(outcomes.every((o) => o.kind === 'timeout')).toBe(true);
-    // Measured about 3.7 KB: the waiter, its job, promise and poll plan, and this test's own context
-    // (with an AbortController) and spec objects. A per-call timer and sleep loop are gone.
+    // What a waiting call holds: the waiter, its job, promise and poll plan, and this test's own context
+    // (with an AbortController) and spec objects; no timer or sleep loop of its own.
     expect(heapPerCall).toBeLessThan(6_000);
   });
 });

@@ -9,7 +9,7 @@ import { type InProc, inProcSandbox } from '../helpers/sandbox-inproc.js';
 
 /**
  * Search records keep only their inputs; datasets are derived when read. These tests build each dataset
- * eagerly from the request (as creation used to) and require the derived one, and every response built
+ * eagerly from the request and require the derived one, and every response built
  * from it, to be byte-for-byte the same, whether it comes from the cache or is rebuilt after eviction.
  */
 
