@@ -21,6 +21,7 @@ const ONCE = [
   'tests/cli/changelog.test.ts',
   'tests/cli/readme.test.ts',
   'tests/mcp/json-schema.test.ts',
+  'tests/oauth/document-fetches.test.ts',
   'tests/mcp/prompt-arguments.test.ts',
   'tests/mcp/readme-tools.test.ts',
   'tests/mcp/shape.test.ts',

@@ -77,17 +77,20 @@ describe('users', () => {
   });
 
   it('takes about as long for an unknown email as for a wrong password (dummy hash)', async () => {
-    const median = async (email: string) => {
-      const times: number[] = [];
-      for (let i = 0; i < 5; i++) {
+    // Interleaved, and the fastest of each kept: a busy machine slows some attempts, never speeds one
+    // up, so the minimum is the work each path does.
+    const fastest = { known: Number.POSITIVE_INFINITY, unknown: Number.POSITIVE_INFINITY };
+    for (let i = 0; i < 6; i++) {
+      for (const [kind, email] of [
+        ['known', 'ada@example.com'],
+        ['unknown', 'nobody-here@example.com'],
+      ] as const) {
         const started = performance.now();
         expect(await authenticate(db, email, 'definitely wrong password')).toBeNull();
-        times.push(performance.now() - started);
+        fastest[kind] = Math.min(fastest[kind], performance.now() - started);
       }
-      return times.sort((a, b) => a - b)[2] ?? 0;
-    };
-    const known = await median('ada@example.com');
-    const unknown = await median('nobody-here@example.com');
+    }
+    const { known, unknown } = fastest;
     // Both pay for one argon2id verification (tens of ms); without the dummy hash "unknown" is ~0.1 ms.
     expect(unknown).toBeGreaterThan(known / 3);
     expect(unknown).toBeLessThan(known * 3);

@@ -18,6 +18,15 @@ export type ReserveFetch = () => Promise<HitOutcome>;
 /** Fetches under way in this process, per store and client_id. */
 const underWay = oncePer((_db: Store) => new Map<string, Promise<ClientRow>>());
 
+/** What fetchOnceAtATime needs besides the store and the document's address. */
+export interface DocumentFetch {
+  /** Counts the fetch against the requester's budget (none: not counted). */
+  reserve: ReserveFetch | undefined;
+  /** A fresh stored copy, if a fetch finished since the caller last looked. */
+  storedFresh: () => Promise<ClientRow | undefined>;
+  fetch: () => Promise<ClientRow>;
+}
+
 /**
  * Runs `fetch` for `clientId` unless this process is already fetching that document, in which case
  * the caller waits for that fetch instead (requests arriving together cost one fetch and one count,
@@ -27,8 +36,7 @@ const underWay = oncePer((_db: Store) => new Map<string, Promise<ClientRow>>());
 export async function fetchOnceAtATime(
   db: Store,
   clientId: string,
-  reserve: ReserveFetch | undefined,
-  fetch: () => Promise<ClientRow>,
+  { reserve, storedFresh, fetch }: DocumentFetch,
 ): Promise<ClientRow> {
   const pending = underWay(db);
   const running = pending.get(clientId);
@@ -44,11 +52,13 @@ export async function fetchOnceAtATime(
       reserved.retryAfterSeconds,
     );
   }
-  // Another request may have started the same fetch while this one was counted: join it instead.
+  // While this request was counted, another may have started the same fetch (join it) or finished it
+  // and stored the document (use that copy): either way this request fetches nothing.
   const started = pending.get(clientId);
-  if (started) {
+  const stored = started ? undefined : await storedFresh();
+  if (started || stored) {
     await reserved?.giveBack();
-    return started;
+    return started ?? (stored as ClientRow);
   }
   const fetching = fetch().finally(() => pending.delete(clientId));
   pending.set(clientId, fetching);

@@ -131,9 +131,14 @@ export async function findClient(
   );
   if (!isUrlClientId(clientId)) return row && row.kind === 'dcr' ? toClient(row) : null;
   if (row && (!options.refreshStaleDocument || (row.expiresAt ?? 0) > now)) return toClient(row);
-  const fetched = await fetchOnceAtATime(db, clientId, options.reserveFetch, () =>
-    fetchAndStoreDocument(db, clientId, options.cimd, now),
-  );
+  const fetched = await fetchOnceAtATime(db, clientId, {
+    reserve: options.reserveFetch,
+    storedFresh: async () => {
+      const stored = (await clientLookup(db).execute({ clientId }))[0];
+      return stored && (stored.expiresAt ?? 0) > now ? stored : undefined;
+    },
+    fetch: () => fetchAndStoreDocument(db, clientId, options.cimd, now),
+  });
   return toClient(fetched);
 }
 
