@@ -14,7 +14,7 @@ describe('a metadata document fetch', () => {
     // The store is only the key of the fetches under way in this process.
     const db = {} as Store;
     const clientId = 'https://app.example/raced.json';
-    const row = { clientId } as ClientRow;
+    const row = { clientId } as unknown as ClientRow;
     let stored: ClientRow | undefined;
     let fetches = 0;
     const givenBack: string[] = [];
@@ -45,7 +45,7 @@ describe('a metadata document fetch', () => {
   it('joins a fetch still under way, and fetches when nothing is stored', async () => {
     const db = {} as Store;
     const clientId = 'https://app.example/joined.json';
-    const row = { clientId } as ClientRow;
+    const row = { clientId } as unknown as ClientRow;
     let fetches = 0;
     let finish!: () => void;
     const fetch = async () => {
