@@ -2,13 +2,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { headings, readDoc } from '../helpers/docs.js';
 import { ROOT } from '../helpers/process.js';
 
 /**
  * Comments point only inside the repository: a reader taking the code over has the repo and nothing
  * else, so a comment states the rule it relies on (or names the docs/ page that does) instead of
  * naming a design document kept elsewhere, a sibling folder's notes or a tracker's issue number.
- * Test names are held to the same rule. Every comment of src/, bench/, scripts/ and tests/ is read
+ * Test names are held to the same rule, and a comment naming a section of ARCHITECTURE.md or a docs/
+ * page names a heading that exists there. Every comment of src/, bench/, scripts/ and tests/ is read
  * with the TypeScript parser, so words in strings and code are not mistaken for comments.
  */
 const FOLDERS = ['src', 'bench', 'scripts', 'tests'];
@@ -95,6 +97,28 @@ function outsideReferences(file: string): string[] {
   );
 }
 
+/** "(docs/oauth.md, Rules worth knowing)", "(ARCHITECTURE.md, "Caches over the database")": a doc and a section. */
+const SECTION_REFERENCE = /\b(ARCHITECTURE\.md|docs\/[a-z-]+\.md),\s+(?:"([^"]+)"|([A-Z][^;:)"]*))/g;
+
+/** The sections a comment names, its lines joined (a reference may wrap). */
+function sectionReferences(comment: string): { doc: string; section: string }[] {
+  const joined = comment.replace(/\n\s*(?:\*|\/\/)\s*/g, ' ');
+  return [...joined.matchAll(SECTION_REFERENCE)].map((m) => ({
+    doc: m[1] as string,
+    section: ((m[2] ?? m[3]) as string).trim(),
+  }));
+}
+
+const headingsByDoc = new Map<string, string[]>();
+function headingTexts(doc: string): string[] {
+  let found = headingsByDoc.get(doc);
+  if (!found) {
+    found = headings(readDoc(doc)).map((h) => h.text);
+    headingsByDoc.set(doc, found);
+  }
+  return found;
+}
+
 const FILES = FOLDERS.flatMap(sourceFiles).filter((f) => f !== 'tests/docs/comments.test.ts');
 
 describe('comments point only inside the repository', () => {
@@ -114,6 +138,19 @@ describe('comments point only inside the repository', () => {
     ]);
     const hits = commentsAndTestNames('sample.ts', sample).filter((c) => OUTSIDE.some((p) => p.test(c.text)));
     expect(hits.map((c) => c.line)).toEqual([1, 2, 3]);
+  });
+
+  it("a comment naming a section of the repo's docs names a heading that exists", () => {
+    const broken = FILES.flatMap((file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      if (!/\b(?:ARCHITECTURE|docs\/[a-z-]+)\.md,/.test(text)) return [];
+      return commentsAndTestNames(file, text).flatMap((c) =>
+        sectionReferences(c.text)
+          .filter((ref) => !headingTexts(ref.doc).some((h) => ref.section.startsWith(h)))
+          .map((ref) => `${file}:${c.line}: ${ref.doc}, ${ref.section}`),
+      );
+    });
+    expect(broken).toEqual([]);
   });
 
   it('no comment or test name in src/, bench/, scripts/ or tests/ names a document outside the repo or an issue number', () => {
