@@ -35,20 +35,18 @@ export async function executeIn(
   } catch (error) {
     return admitted.end({ error });
   }
-  deps.running.add(execution);
   // The call ends in a continuation of the tool's promise, not after an await: no frame of this
   // function (its registers hold every local) stays suspended while a tool waits minutes for an
-  // upstream job (heap per waiting call).
-  return execution.then(
-    (out) => {
-      deps.running.delete(execution);
-      return admitted.end({ out });
-    },
-    (error: unknown) => {
-      deps.running.delete(execution);
-      return admitted.end({ error });
-    },
+  // upstream job (heap per waiting call). Shutdown waits for the end too (its audit row is written
+  // before the answer), not only for the tool.
+  const ended = execution.then(
+    (out) => admitted.end({ out }),
+    (error: unknown) => admitted.end({ error }),
   );
+  deps.running.add(ended);
+  const forget = () => deps.running.delete(ended);
+  ended.then(forget, forget);
+  return ended;
 }
 
 /**
