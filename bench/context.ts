@@ -2,7 +2,7 @@
  * `npm run bench:context`: the context-cost figures alone (a few seconds), against the built gateway
  * and the sandbox as separate processes, like `npm run bench`. With `--save-before`, the figures are
  * written to bench/results/context-before.json, the reference later runs compare with (measured once,
- * on the code before issue 16's changes).
+ * on a chosen earlier commit).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
- * `npx tsx bench/engines.ts`: only the engines figures of `npm run bench` (bench/figures/engines.ts,
- * issue 19): refresh grants per second and tools/list on the SQLite file, on PostgreSQL and on two
+ * `npx tsx bench/engines.ts`: only the engines figures of `npm run bench` (bench/figures/engines.ts):
+ * refresh grants per second and tools/list on the SQLite file, on PostgreSQL and on two
  * gateways sharing PostgreSQL, with this checkout's build. BENCH_ROUNDS (default 3) and BENCH_SECONDS
  * (default 5) as in bench/run.ts; the table goes to stdout, nothing is written to bench/results.
  */

@@ -13,8 +13,8 @@ import { MB, median, round } from './lib/stats.js';
 import type { Report, Row } from './report.js';
 
 /**
- * The "before" column: the same bench run on the same machine against the code before this round of
- * work (BENCH_GATEWAY_DIR=<a built worktree of that commit> npm run bench, its latest.json kept under
+ * The "before" column: the same bench run on the same machine against an earlier commit
+ * (BENCH_GATEWAY_DIR=<a built worktree of that commit> npm run bench, its latest.json kept under
  * this name). BENCH_BEFORE_FILE names another.
  */
 export const BEFORE_FILE = process.env.BENCH_BEFORE_FILE
@@ -177,7 +177,7 @@ export function benchRows(f: Measured): Row[] {
       met: tokenRps >= 1_000,
     },
     {
-      // Issue 18 asks for heap per waiting call (below); RSS also moves with when V8 grows its heap
+      // Heap per waiting call (below) is the figure that counts; RSS also moves with when V8 grows its heap
       // and when glibc gives memory back, which swings it by tens of KB per call between runs.
       figure: `waiting calls (${n}): RSS per call`,
       value: `${round(w.rss, 1)} KB`,

@@ -1,11 +1,10 @@
 /**
- * `npx tsx bench/tools-list-cost.ts [<dir> …]`: the two tools/list targets of issues 18 and 19 for one or
+ * `npx tsx bench/tools-list-cost.ts [<dir> …]`: the two tools/list targets (CPU per request, both engines) for one or
  * more built checkouts (default: this one), measured turn about in one run: server CPU per tools/list
  * over the CPU per request of the bare Hono route (bench/baseline-server.ts) measured in the same round,
  * for each client era's request as captured on the wire (both send `accept-encoding: gzip, deflate`):
  * the 2026-07-28 client's (a JSON answer, gzipped), the same without accept-encoding, and the
- * 2025-06-18 client's (JSON, compressed as the client accepts; a one-event SSE stream, never compressed,
- * before issue 18's third round); on SQLite and, unless
+ * 2025-06-18 client's (JSON, compressed as the client accepts); on SQLite and, unless
  * COST_POSTGRES=0, on PostgreSQL (a throw-away cluster from the test helpers), with PostgreSQL ÷ SQLite
  * per round. The floors: the bare route's server sending the same bytes and nothing else (its
  * /ceiling route: the legacy answer as sent, and the modern gzipped one). COST_ROUNDS (default 5) and

@@ -101,7 +101,7 @@ async function selectionCosts(mcpUrl: string, accessToken: string): Promise<Cont
   return out;
 }
 
-/** The figures of the code before issue 16 (`npm run bench:context -- --save-before` on that code). */
+/** The figures of an earlier commit to compare with (`npm run bench:context -- --save-before` on it). */
 export const BEFORE_FILE = join(ROOT, 'bench', 'results', 'context-before.json');
 
 export function readBefore(): ContextCost | undefined {
@@ -194,7 +194,7 @@ export async function measureContextCost(mcpUrl: string, accessToken: string): P
   }
 }
 
-/** Targets of issue 16: tools/list ≤ 4,000 tokens, a default search ≤ 2,500, every result ≤ 25 % of before. */
+/** The context budgets: tools/list ≤ 4,000 tokens, a default search ≤ 2,500, every result ≤ 25 % of before. */
 export const TOOLS_LIST_TOKEN_BUDGET = 4_000;
 export const SEARCH_RESULT_TOKEN_BUDGET = 2_500;
 export const SHARE_OF_BEFORE = 0.25;

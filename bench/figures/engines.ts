@@ -1,5 +1,5 @@
 /**
- * The two database engines side by side (issue 19): refresh grants per second and tools/list, with
+ * The two database engines side by side: refresh grants per second and tools/list, with
  * the gateway's own CPU time per request, on the SQLite file, on PostgreSQL (a throw-away cluster on
  * loopback, from the test helpers), and on two gateways sharing that PostgreSQL database with the load
  * split between them. Interleaved rounds, medians; the comparisons are ratios within this run.

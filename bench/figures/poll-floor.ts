@@ -1,5 +1,5 @@
 /**
- * The floor under the waiting calls' CPU (issue 18): what one upstream poll costs a process that does
+ * The floor under the waiting calls' CPU: what one upstream poll costs a process that does
  * nothing else — an HTTP GET of a keyword search record in the state the waiting figure polls (finished,
  * results lagging, preview posts present) through undici and a JSON.parse of its body — measured in a
  * child process of its own (bench/poll-floor-client.ts). The gateway's CPU per poll while calls wait is
