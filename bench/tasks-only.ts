@@ -92,7 +92,7 @@ async function main() {
       );
     }
     const polled: PolledTasksSample[] = [];
-    for (let i = 0; i < repeats; i++) {
+    for (let i = 0; tasks > 0 && i < repeats; i++) {
       await sleep(10_000);
       log(`polled tasks ${i + 1}/${repeats}: ${tasks} tasks, windows of ${windowMs} ms`);
       const p = await polledTasks({

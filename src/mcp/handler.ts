@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { OpenStore } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
+import { seriesCache } from '../metrics/registry.js';
 import type { SecretBox } from '../security/secrets.js';
 import { teamToolPolicy } from '../teams/tool-policy.js';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.js';
@@ -115,7 +116,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     catalog,
     logger,
     audit: (event) => {
-      metrics.toolCalls.labels(event.tool, event.status).inc();
+      toolCallSeries(event.tool, event.status).inc();
       taskAudits.record(event);
     },
     serverInfo: SERVER_INFO,
@@ -218,12 +219,15 @@ function cancellationFor(deps: McpHandlerDeps, toolOptions: ToolOptions): Inflig
   return new InflightCalls(directory, deps.logger);
 }
 
+/** mcp_tool_calls_total's series by tool and audit status, looked up once each (task reads are frequent). */
+const toolCallSeries = seriesCache((...values) => metrics.toolCalls.labels(...values));
+
 /** Every audited tool call is also counted in mcp_tool_calls_total, by its audit status. */
 function auditAndCount(
   write: (event: ToolCallAudit) => Promise<void>,
 ): (event: ToolCallAudit) => Promise<void> {
   return (event) => {
-    metrics.toolCalls.labels(event.tool, event.status).inc();
+    toolCallSeries(event.tool, event.status).inc();
     return write(event);
   };
 }
