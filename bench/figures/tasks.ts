@@ -143,6 +143,9 @@ async function cpuWindow(gateway: { url: string; pid: number }, ms: number) {
   return { cpu, polls };
 }
 
+/** Each repeat's searches are new ones (identical submits within 10 minutes share one search). */
+let runs = 0;
+
 /**
  * `tasks` keyword searches at the sandbox's realistic speed (165 s each), each a task; the gateway's
  * CPU over `windowMs` without client polls, then over `windowMs` with every client polling at the
@@ -166,12 +169,13 @@ export async function polledTasks(options: {
       credits: 100_000,
     });
   }
+  const run = runs++;
   const created: Array<{ taskId: string; pollIntervalMs: number; grant: BenchGrant }> = [];
   for (let i = 0; i < tasks; i += 50) {
     const batch = Array.from({ length: Math.min(50, tasks - i) }, async (_, j) => {
       const grant = grants[(i + j) % grants.length] as BenchGrant;
       const task = await createTask(mcpUrl, modern, grant.accessToken, 'submit_keyword_search', {
-        query: `bench task ${i + j}`,
+        query: `bench task ${run}-${i + j}`,
         platforms: ['twitter'],
       });
       created.push({ ...task, grant });

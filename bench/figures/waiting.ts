@@ -122,6 +122,12 @@ async function post(url: string, token: string, body: string): Promise<{ status:
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Each run's queries are its own: an identical submit within 10 minutes is answered with the earlier
+ * search, which would leave a repeat's calls nothing to wait for.
+ */
+let runs = 0;
+
 /** The gateway's own counts, from /metrics: calls waiting now, upstream attempts on the search host. */
 async function gatewayCounts(url: string): Promise<{ waiting: number; searchAttempts: number }> {
   const text = await (
@@ -180,6 +186,7 @@ export async function waitingCalls(options: {
   let answeredEarly = 0;
   const early: string[] = [];
   let allWaiting = false;
+  const run = runs++;
   const pending = Array.from({ length: calls }, async (_, i) => {
     const grant = grants[i % grants.length] as BenchGrant;
     const body = JSON.stringify({
@@ -188,7 +195,7 @@ export async function waitingCalls(options: {
       method: 'tools/call',
       params: {
         name: 'submit_keyword_search',
-        arguments: { query: `bench wait ${i}`, platforms: ['twitter'] },
+        arguments: { query: `bench wait ${run}-${i}`, platforms: ['twitter'] },
       },
     });
     // Submitted in batches (200 every 100 ms), so ten thousand connections do not overrun the
