@@ -19,6 +19,8 @@ const ONCE = [
   'tests/stdio/**',
   'tests/http/security-headers.test.ts',
   'tests/cli/changelog.test.ts',
+  // Starts its own SQLite server: a stopped pass's worker thread exists on SQLite only.
+  'tests/housekeeping/pass-stopped.test.ts',
   'tests/cli/readme.test.ts',
   'tests/mcp/json-schema.test.ts',
   'tests/oauth/document-fetches.test.ts',

@@ -19,12 +19,21 @@ const BUSY_TIMEOUT_MS = 5_000;
  */
 const PAGE_CACHE_KIB = 2_000;
 
+export interface SqliteFileOptions {
+  /** The page cache in KiB (default PAGE_CACHE_KIB): a connection that lives only for a pass may take more. */
+  pageCacheKib?: number;
+  /** Whether to refresh the planner's statistics at open (default true): the process's first connection does. */
+  planAtOpen?: boolean;
+  /** WAL pages after which a commit checkpoints (SQLite's default 1000); 0 for a connection that checkpoints itself. */
+  walAutocheckpoint?: number;
+}
+
 /**
  * Opens the database (file and folder owner-only) with the pragmas every connection needs: WAL so readers never block the writer,
  * foreign keys enforced (off by default in SQLite), a busy timeout so concurrent processes queue
  * rather than fail, and NORMAL sync (durable at every WAL checkpoint, safe against corruption).
  */
-export function openSqliteFile(path: string): Database.Database {
+export function openSqliteFile(path: string, options: SqliteFileOptions = {}): Database.Database {
   if (path !== ':memory:') {
     // Owner-only: 0600 files in a 0700 folder. SQLite gives the -wal and -shm files it creates the
     // database file's mode (unix VFS), so the file is made 0600 before SQLite opens it; companions
@@ -37,12 +46,14 @@ export function openSqliteFile(path: string): Database.Database {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  if (options.walAutocheckpoint !== undefined)
+    sqlite.pragma(`wal_autocheckpoint = ${options.walAutocheckpoint}`);
+  sqlite.pragma(`cache_size = -${options.pageCacheKib ?? PAGE_CACHE_KIB}`);
   // Statistics for the planner where a table has none or has grown a lot, the housekeeping pass keeps
   // them current (https://sqlite.org/pragma.html#pragma_optimize). Sampled: ANALYZE reads at most about
   // 1,000 rows of each index (a full one took 18 s on the large bench database, the sample 2 s).
   sqlite.pragma('analysis_limit = 1000');
-  sqlite.pragma('optimize = 0x10002');
+  if (options.planAtOpen ?? true) sqlite.pragma('optimize = 0x10002');
   return sqlite;
 }
 

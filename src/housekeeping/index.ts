@@ -1,95 +1,78 @@
-import { sql } from 'drizzle-orm';
-import { purgeRateLimits } from '../accounts/rate-limits.js';
-import { purgeExpiredSessions } from '../accounts/sessions.js';
-import { DEFAULT_AUDIT_RETENTION_DAYS, purgeAuditEvents } from '../audit/retention.js';
-import { type Store, statementRows } from '../db/store/index.js';
+import type { OpenStore } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
-import { purgeWaitingCalls } from '../mcp/cancellation/call-directory.js';
-import { purgeRecentSubmits } from '../mcp/reuse/recent-submits.js';
-import { purgeTasks } from '../mcp/tasks/task-store.js';
-import { purgeExpiredOAuth } from '../oauth/purge.js';
+import { passOffThread } from './off-thread.js';
+import { type PurgeCounts, type PurgeOptions, purgeExpired } from './pass.js';
 
-export interface PurgeCounts {
-  codes: number;
-  tokens: number;
-  grants: number;
-  sessions: number;
-  clients: number;
-  decisions: number;
-  auditEvents: number;
-  rateLimits: number;
-  waitingCalls: number;
-  recentSubmits: number;
-  tasks: number;
-}
+export { type PurgeCounts, type PurgeOptions, purgeExpired } from './pass.js';
 
-export interface PurgeOptions {
-  /** Audit rows older than this are deleted (config.auditRetentionDays). */
-  auditRetentionDays?: number;
+/** One housekeeping pass under way. */
+export interface HousekeepingPass {
+  counts: Promise<PurgeCounts>;
+  /** Where its statements run: a worker thread's own connection, or this one's event loop. */
+  where: 'worker thread' | 'event loop';
+  /** Ends the pass: on a worker thread at once (what it committed stays, its open batch rolls back). */
+  stop(): Promise<void>;
 }
 
 /**
- * The periodic clean-up, composed from each part's own purge: expired OAuth codes, tokens, dead grants,
- * idle clients and consent decisions (oauth), expired browser sessions and rate-limit counters
- * (accounts), audit rows past the retention (audit), waiting-call rows a stopped instance left,
- * submits past their reuse and tasks past their time to live (mcp).
- * It lives apart from those parts so none of them imports another for it. Every delete is idempotent,
- * so instances sharing a database may all run it.
+ * Starts one pass. On a SQLite file it runs on a worker thread (off-thread.ts): on the event loop its
+ * statements, commits and checkpoints held every request. On PostgreSQL, whose statements wait off the
+ * event loop anyway, and on a SQLite database in memory (no second connection can see it), here.
  */
-export async function purgeExpired(
-  db: Store,
-  now = Date.now(),
+export function startHousekeepingPass(
+  db: OpenStore,
+  now: number,
   options: PurgeOptions = {},
-): Promise<PurgeCounts> {
-  const oauth = await purgeExpiredOAuth(db, now);
-  const sessions = await purgeExpiredSessions(db, now);
-  const auditEvents = await purgeAuditEvents(
-    db,
-    options.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
-    now,
-  );
-  const rateLimits = await purgeRateLimits(db, now);
-  const waitingCalls = await purgeWaitingCalls(db, now);
-  const recentSubmits = await purgeRecentSubmits(db, now);
-  const tasks = await purgeTasks(db, now);
-  await keepPlannerInformed(db);
-  return { ...oauth, sessions, auditEvents, rateLimits, waitingCalls, recentSubmits, tasks };
+): HousekeepingPass {
+  if (db.sqliteFile) return { ...passOffThread(db.sqliteFile, now, options), where: 'worker thread' };
+  const counts = purgeExpired(db, now, options);
+  return {
+    counts,
+    where: 'event loop',
+    // Not interrupted here: stop waits for the pass to end (each batch is atomic either way).
+    stop: () =>
+      counts.then(
+        () => undefined,
+        () => undefined,
+      ),
+  };
 }
 
 /**
- * SQLite gathers no statistics by itself, and without them its planner can prefer an index that
- * avoids a sort over one that finds the few rows asked for. `PRAGMA optimize` analyzes only the
- * tables whose size changed a lot since, with a bounded sample (https://sqlite.org/pragma.html#pragma_optimize).
- * PostgreSQL's autovacuum analyzes on its own.
+ * Runs a housekeeping pass every `intervalMs` on an unref'd timer; returns a stop function, which also
+ * ends a pass under way on a worker thread.
  */
-async function keepPlannerInformed(db: Store): Promise<void> {
-  if (db.engine === 'sqlite') await statementRows(db, sql`PRAGMA optimize`);
-}
-
-/** Runs purgeExpired every `intervalMs` on an unref'd timer; returns a stop function. */
 export function startHousekeeping(
-  db: Store,
+  db: OpenStore,
   logger: Logger,
   intervalMs = 15 * 60_000,
   options: PurgeOptions = {},
 ): () => void {
-  let running = false;
+  let running: HousekeepingPass | null = null;
+  let stopped = false;
   const timer = setInterval(() => {
     // A slow round (a large first purge) is not overlapped by the next.
     if (running) return;
-    running = true;
     const started = performance.now();
-    purgeExpired(db, Date.now(), options)
+    const pass = startHousekeepingPass(db, Date.now(), options);
+    running = pass;
+    pass.counts
       .then((counts) => {
         const durationMs = Math.round(performance.now() - started);
         if (Object.values(counts).some((n) => n > 0))
-          logger.info({ purged: counts, durationMs }, 'housekeeping');
+          logger.info({ purged: counts, durationMs, where: pass.where }, 'housekeeping');
       })
-      .catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed'))
+      .catch((error: unknown) => {
+        if (!stopped) logger.error({ err: error }, 'housekeeping failed');
+      })
       .finally(() => {
-        running = false;
+        running = null;
       });
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    if (running?.where === 'worker thread') void running.stop();
+  };
 }

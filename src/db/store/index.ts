@@ -21,6 +21,15 @@ export {
   scalar,
   statementRows,
 } from './query.js';
-export { openSqliteStore } from './sqlite.js';
+export { openSqliteStore, type SqliteStoreOptions } from './sqlite.js';
 export { TransactionEndedError, TransactionMisuseError } from './transaction-scope.js';
-export type { Engine, NotificationHandler, OpenStore, Orm, Store, StoreOptions, Tables } from './types.js';
+export type {
+  Engine,
+  NotificationHandler,
+  OpenStore,
+  Orm,
+  SqliteSharing,
+  Store,
+  StoreOptions,
+  Tables,
+} from './types.js';

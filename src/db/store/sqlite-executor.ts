@@ -29,6 +29,11 @@ export class SqliteExecutor {
     return { rows: statement.all(params) as unknown[] };
   }
 
+  /** Whether the statement only reads (sqlite3_stmt_readonly: no INSERT, UPDATE, DELETE or DDL). */
+  readsOnly(sql: string): boolean {
+    return this.prepare(sql).readonly;
+  }
+
   /** One statement of transaction control (BEGIN, COMMIT, SAVEPOINT…), not cached. */
   control(sql: string): void {
     this.connection.exec(sql);

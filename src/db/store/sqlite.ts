@@ -1,11 +1,22 @@
 import { drizzle } from 'drizzle-orm/sqlite-proxy';
-import { openSqliteFile } from '../client.js';
+import { openSqliteFile, type SqliteFileOptions } from '../client.js';
 import * as sqliteTables from '../schema/index.js';
 import { EVERYTHING, type InvalidationWatch, LocalWatchers, PendingInvalidations } from './invalidation.js';
 import { LocalChannels } from './local-channels.js';
 import { type ProxyMethod, SqliteExecutor } from './sqlite-executor.js';
+import { ConnectionGate } from './sqlite-gate.js';
 import { assertOutsideTransaction, TransactionEndedError, withinTransaction } from './transaction-scope.js';
-import type { OpenStore, Orm, Store, StoreOptions, Tables } from './types.js';
+import type { OpenStore, Orm, SqliteSharing, Store, StoreOptions, Tables } from './types.js';
+
+export interface SqliteStoreOptions extends StoreOptions, SqliteFileOptions {
+  /**
+   * For a second connection of this process on the file (a worker thread's): each writing statement
+   * and each transaction first takes a turn from the first connection (SqliteSharing.lendWriteTurn,
+   * asked across threads) and gives it back when done, so the first connection never meets this
+   * one's lock.
+   */
+  takeTurn?: () => Promise<() => void>;
+}
 
 /**
  * The SQLite store: better-sqlite3 (synchronous, one connection) behind drizzle's async sqlite-proxy
@@ -16,12 +27,15 @@ import type { OpenStore, Orm, Store, StoreOptions, Tables } from './types.js';
  * While it is open, every statement from outside waits for it to end (otherwise it would run inside
  * it, and be rolled back with it), and so does the next transaction. A statement outside a transaction
  * runs at once, on its own (autocommit). IMMEDIATE also keeps other processes on the same file out,
- * as before (their busy timeout applies).
+ * as before (their busy timeout applies). Another connection of this process on the same file (the
+ * housekeeping worker's) writes only in turns this one lends it (`sqliteFile`), while its own writes
+ * wait at the gate and its reads go on.
  */
-export function openSqliteStore(path: string, options: StoreOptions = {}): OpenStore {
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): OpenStore {
   const scopeChecks = options.scopeChecks ?? true;
-  const executor = new SqliteExecutor(openSqliteFile(path));
-  const gate = new TransactionGate();
+  const takeTurn = options.takeTurn;
+  const executor = new SqliteExecutor(openSqliteFile(path, options));
+  const gate = new ConnectionGate();
   const channels = new LocalChannels();
   const watchers = new LocalWatchers();
   const t = sqliteTables as unknown as Tables;
@@ -32,14 +46,23 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): OpenS
     orm: asOrm(
       drizzle(async (sql, params, method) => {
         if (scopeChecks) assertOutsideTransaction(root);
-        while (gate.busy) await gate.idle();
-        return executor.execute(sql, params, method as ProxyMethod);
+        const readsOnly = executor.readsOnly(sql);
+        while (gate.holds(readsOnly)) await gate.idle();
+        // A read needs no turn: in WAL it never waits for the other connection's writes.
+        if (!takeTurn || readsOnly) return executor.execute(sql, params, method as ProxyMethod);
+        const giveBack = await takeTurn();
+        try {
+          return executor.execute(sql, params, method as ProxyMethod);
+        } finally {
+          giveBack();
+        }
       }),
     ),
     async transaction(fn) {
       if (scopeChecks) assertOutsideTransaction(root);
       while (gate.busy) await gate.idle();
       const release = gate.close();
+      const giveBack = takeTurn ? await takeTurn() : undefined;
       try {
         const pending = new PendingInvalidations();
         const value = await withinTransaction(
@@ -50,9 +73,11 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): OpenS
         pending.deliverTo(watchers);
         return value;
       } finally {
+        giveBack?.();
         release();
       }
     },
+    sqliteFile: path === ':memory:' ? undefined : sharing(path, executor, gate),
     // Autocommit: what the caller wrote before is committed. Another process on the file sees the
     // commit through data_version, so nothing is sent.
     async invalidate(subject) {
@@ -180,27 +205,25 @@ function transactionHandle(
   };
 }
 
-/** Open while a transaction runs; waiters resume when it ends. */
-class TransactionGate {
-  private ended: Promise<void> | null = null;
-
-  get busy(): boolean {
-    return this.ended !== null;
-  }
-
-  idle(): Promise<void> {
-    return this.ended ?? Promise.resolve();
-  }
-
-  /** Marks the gate busy; the returned function opens it again. */
-  close(): () => void {
-    let open!: () => void;
-    this.ended = new Promise((resolve) => {
-      open = resolve;
-    });
-    return () => {
-      this.ended = null;
-      open();
-    };
-  }
+/** What a second connection of this process on the file needs of this one (types.ts: SqliteSharing). */
+function sharing(path: string, executor: SqliteExecutor, gate: ConnectionGate): SqliteSharing {
+  return {
+    path,
+    async lendWriteTurn(write) {
+      while (gate.busy) await gate.idle();
+      const release = gate.close('writes');
+      try {
+        return await write();
+      } finally {
+        release();
+      }
+    },
+    pauseCheckpoints() {
+      const before = executor.connection.pragma('wal_autocheckpoint', { simple: true }) as number;
+      executor.connection.pragma('wal_autocheckpoint = 0');
+      return () => {
+        if (executor.connection.open) executor.connection.pragma(`wal_autocheckpoint = ${before}`);
+      };
+    },
+  };
 }

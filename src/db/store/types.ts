@@ -74,4 +74,26 @@ export interface OpenStore extends Store {
    * check() before each cached answer.
    */
   watchInvalidations(handler: InvalidationHandler): InvalidationWatch;
+  /** SQLite on a file: what another connection of this process on it needs. Absent otherwise. */
+  readonly sqliteFile?: SqliteSharing | undefined;
+}
+
+/**
+ * Lets a second connection of this process write to the same SQLite file (a worker thread's, off the
+ * event loop) without this one ever waiting for SQLite's lock: better-sqlite3 waits for a lock by
+ * sleeping on the thread, which here is the event loop.
+ */
+export interface SqliteSharing {
+  readonly path: string;
+  /**
+   * Runs `write` (the other connection's statement or transaction, to its end) once this connection
+   * has no transaction open; meanwhile this connection's writes wait at its gate and its reads go on.
+   */
+  lendWriteTurn<T>(write: () => Promise<T>): Promise<T>;
+  /**
+   * Stops this connection's automatic checkpoints until the returned function is called, for while the
+   * other connection checkpoints off the event loop: a commit that crosses wal_autocheckpoint copies
+   * the whole WAL back into the file, and syncs it, inside the commit.
+   */
+  pauseCheckpoints(): () => void;
 }

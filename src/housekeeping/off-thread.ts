@@ -1,0 +1,85 @@
+import { Worker } from 'node:worker_threads';
+import type { SqliteSharing } from '../db/store/index.js';
+import type { PassMessage, PassRequest, PurgeCounts, PurgeOptions, WorkerReply } from './pass.js';
+
+/**
+ * The worker connection's page cache: a pass reads random pages of every index it deletes from, and
+ * the server's 2 MB cache (db/client.ts) holds few of them. Given back when the worker ends.
+ */
+const PASS_PAGE_CACHE_KIB = 64 * 1024;
+/** How often the worker checkpoints: a page deleted from many times is copied back once per checkpoint. */
+const CHECKPOINT_EVERY_MS = 1_000;
+
+/** A pass running in a worker thread; `stop()` ends it (what it committed stays committed). */
+export interface RunningPass {
+  counts: Promise<PurgeCounts>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the housekeeping pass on a worker thread with its own connection to the SQLite file. On the
+ * event loop a pass's statements, commits and checkpoints (which sync the file) held every request;
+ * here the server only lends the worker turns to write, one statement or batch at a time, and its own
+ * automatic checkpoints are paused meanwhile (the worker's cover them).
+ */
+export function passOffThread(file: SqliteSharing, now: number, options: PurgeOptions): RunningPass {
+  const request: PassRequest = {
+    path: file.path,
+    now,
+    options,
+    pageCacheKib: PASS_PAGE_CACHE_KIB,
+    checkpointEveryMs: CHECKPOINT_EVERY_MS,
+  };
+  const resumeCheckpoints = file.pauseCheckpoints();
+  const worker = startWorker(request);
+  let exited = false;
+  let endTurn: (() => void) | null = null;
+  const counts = new Promise<PurgeCounts>((resolve, reject) => {
+    worker.on('message', (reply: WorkerReply) => {
+      if (reply.type === 'turn')
+        void file.lendWriteTurn(
+          () =>
+            new Promise<void>((ended) => {
+              // A turn granted after the worker ended (it asked, then was stopped) ends at once.
+              if (exited) return ended();
+              endTurn = ended;
+              worker.postMessage('go' satisfies PassMessage);
+            }),
+        );
+      else if (reply.type === 'done') finishTurn();
+      else resolve(reply.counts);
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => {
+      // A worker stopped mid-turn: its connection closed with it, rolling back what it had not committed.
+      exited = true;
+      finishTurn();
+      resumeCheckpoints();
+      reject(new Error(`the housekeeping worker ended (exit code ${code}) before its pass did`));
+    });
+  });
+  function finishTurn() {
+    const ended = endTurn;
+    endTurn = null;
+    ended?.();
+  }
+  return {
+    counts,
+    async stop() {
+      await worker.terminate();
+    },
+  };
+}
+
+/**
+ * The worker runs the compiled file next to this one; from the TypeScript sources (development, tests)
+ * it is loaded through tsx, which a worker thread does not inherit.
+ */
+function startWorker(request: PassRequest): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts'))
+    return new Worker(new URL('./sqlite-pass-worker.js', here), { workerData: request });
+  const entry = new URL('./sqlite-pass-worker.ts', here).href;
+  const boot = `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
+  return new Worker(boot, { eval: true, workerData: request });
+}

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHousekeepingPass } from '../../src/housekeeping/index.js';
+import { leftOf, seedExpiredGrants } from '../helpers/expired-grants.js';
+import { type SignedInUser, signedInUser } from '../helpers/oauth-http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * The housekeeping pass as the server starts it: on a SQLite file on a worker thread with its own
+ * connection (the server's connection lends it turns to write), on PostgreSQL on the event loop. What
+ * it deletes is the same either way. (A pass stopped midway: pass-stopped.test.ts.)
+ */
+const NOW = Date.now();
+
+let server: TestServer;
+let user: SignedInUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  user = await signedInUser(server);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('the housekeeping pass where the server runs it', () => {
+  it('deletes exactly the expired tokens and the grants they leave empty (a worker thread on SQLite)', async () => {
+    await seedExpiredGrants(server, user, 'exact', 300, NOW);
+    const pass = startHousekeepingPass(server.db, NOW);
+    expect(pass.where).toBe(server.engine === 'sqlite' ? 'worker thread' : 'event loop');
+    const counts = await pass.counts;
+    expect(counts.tokens).toBe(600);
+    expect(counts.grants).toBe(300);
+    expect(await leftOf(server, 'exact')).toEqual({
+      grants: 300,
+      liveGrants: 300,
+      tokens: 300,
+      liveTokens: 300,
+      emptyDeadGrants: 0,
+    });
+  });
+});
