@@ -64,4 +64,28 @@ describe('a metadata document fetch', () => {
     expect(await Promise.all([first, second])).toEqual([row, row]);
     expect(fetches).toBe(1);
   });
+  it('is not made by requests that arrive while another looks in the store', async () => {
+    const db = {} as Store;
+    const clientId = 'https://app.example/looked.json';
+    const row = { clientId } as unknown as ClientRow;
+    let fetches = 0;
+    let lookups = 0;
+    const storedFresh = async () => {
+      lookups += 1;
+      // The store answers slowly (a loaded database); nothing is stored yet.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return undefined;
+    };
+    const fetch = async () => {
+      fetches += 1;
+      return row;
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetchOnceAtATime(db, clientId, { reserve: undefined, storedFresh, fetch }),
+      ),
+    );
+    expect(answers).toEqual(Array(10).fill(row));
+    expect({ fetches, lookups }).toEqual({ fetches: 1, lookups: 1 });
+  });
 });

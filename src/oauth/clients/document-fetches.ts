@@ -53,14 +53,20 @@ export async function fetchOnceAtATime(
     );
   }
   // While this request was counted, another may have started the same fetch (join it) or finished it
-  // and stored the document (use that copy): either way this request fetches nothing.
+  // and stored the document. Checking the store is part of this request's entry, set before any await,
+  // so requests arriving meanwhile join it instead of each looking and fetching.
   const started = pending.get(clientId);
-  const stored = started ? undefined : await storedFresh();
-  if (started || stored) {
+  if (started) {
     await reserved?.giveBack();
-    return started ?? (stored as ClientRow);
+    return started;
   }
-  const fetching = fetch().finally(() => pending.delete(clientId));
+  const fetching = storedFresh()
+    .then(async (stored) => {
+      if (!stored) return fetch();
+      await reserved?.giveBack();
+      return stored;
+    })
+    .finally(() => pending.delete(clientId));
   pending.set(clientId, fetching);
   return fetching;
 }
