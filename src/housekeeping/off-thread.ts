@@ -7,8 +7,11 @@ import type { PassMessage, PassRequest, PurgeCounts, PurgeOptions, WorkerReply }
  * the server's 2 MB cache (db/client.ts) holds few of them. Given back when the worker ends.
  */
 const PASS_PAGE_CACHE_KIB = 64 * 1024;
-/** How often the worker checkpoints: a page deleted from many times is copied back once per checkpoint. */
-const CHECKPOINT_EVERY_MS = 1_000;
+/**
+ * How often the worker checkpoints. Each checkpoint syncs the file, and a page the pass changed many
+ * times meanwhile is copied back once; the WAL grows in between and is truncated at the end.
+ */
+const CHECKPOINT_EVERY_MS = 5_000;
 
 /** A pass running in a worker thread; `stop()` ends it (what it committed stays committed). */
 export interface RunningPass {

@@ -44,26 +44,37 @@ const giveBack = () => {
   send({ type: 'done' });
   checkpointNowAndThen();
 };
+/** Waits for the server's connection to lend a turn to write; the function returned gives it back. */
+const takeTurn = () =>
+  new Promise<() => void>((resolve) => {
+    granted = () => {
+      granted = null;
+      if (restartWal) checkpoint();
+      restartWal = false;
+      resolve(giveBack);
+    };
+    send({ type: 'turn' });
+  });
 const db = openSqliteStore(request.path, {
   scopeChecks: false,
   planAtOpen: false,
   pageCacheKib: request.pageCacheKib,
   walAutocheckpoint: 0,
-  takeTurn: () =>
-    new Promise((resolve) => {
-      granted = () => {
-        granted = null;
-        if (restartWal) checkpoint();
-        restartWal = false;
-        resolve(giveBack);
-      };
-      send({ type: 'turn' });
-    }),
+  takeTurn,
 });
 
 try {
   const counts = await purgeExpired(db, request.now, request.options);
+  // The WAL file keeps the size it grew to. The pass's pages are copied back first, outside a turn;
+  // then, in a turn (no write can come in between), what the server wrote since, and the file is
+  // truncated to nothing.
   checkpoint();
+  const endTurn = await takeTurn();
+  try {
+    checkpointer.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    endTurn();
+  }
   send({ type: 'result', counts });
 } finally {
   await db.close();
