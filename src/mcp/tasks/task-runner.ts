@@ -117,13 +117,17 @@ export class TaskRunner {
     running.add(done);
     void done.finally(() => {
       running.delete(done);
-      this.running.delete(task.row.id);
+      if (this.running.get(task.row.id) === task) this.running.delete(task.row.id);
     });
   }
 
-  /** Stops settling a task that ended elsewhere (cancelled, taken over): nothing is written. */
+  /**
+   * Stops settling a task that ended elsewhere (cancelled, taken over): nothing is written. It stops
+   * being local at once, so a read that follows the ending reads the stored row, not this copy.
+   */
   drop(idHash: string): void {
     this.running.get(idHash)?.controller.abort(new Error('the task ended elsewhere'));
+    this.running.delete(idHash);
   }
 
   /** Takes over one task whose lease ran out (a tasks/get found it so), unless another did first. */
