@@ -41,6 +41,20 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_0
   }
 }
 
+/**
+ * Waits, a second at most, until `ping` answers 401: another instance's cached bearer lookup ends when
+ * the revoking commit's NOTIFY is delivered to it, milliseconds later, not in the same instant.
+ */
+async function untilRefused(ping: () => Promise<number>): Promise<void> {
+  const deadline = Date.now() + 1_000;
+  let status = await ping();
+  while (status !== 401 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    status = await ping();
+  }
+  expect(status).toBe(401);
+}
+
 function mcp(token: string, body: unknown, signal?: AbortSignal) {
   return fetch(`${two.proxy.url}/mcp`, {
     method: 'POST',
@@ -283,9 +297,11 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
       body: new URLSearchParams({ token: accessToken, client_id: clientId }),
     });
     expect(revoked.status).toBe(200);
-    // B answered after its commit, whose NOTIFY PostgreSQL had already handed to A's listener.
-    expect(await ping(a)).toBe(401);
+    // B refuses from its commit; A from the delivery of that commit's NOTIFY, which PostgreSQL has
+    // handed to A's listener by now, though A may read a request that was already waiting first.
     expect(await ping(b)).toBe(401);
+    await untilRefused(() => ping(a));
+    expect(await ping(a)).toBe(401);
   });
 
   it('an access token for automation stops working on both instances when it is revoked, and the moment it expires', async () => {
@@ -423,12 +439,15 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     await ageTokenFamily(two.sql, g.refreshToken, REFRESH_GRACE_MS + 1_000);
     const next = await refresh(b.body.refresh_token as string);
     expect(next.status).toBe(200);
-    // Refused at once by both instances, whichever answered it before.
-    for (let i = 0; i < 2; i++) {
+    // Refused by both instances, whichever answered it before: the one that settled the fork from
+    // its commit, the other from the NOTIFY's delivery (a request it had already read may come first).
+    const pingA = async () => {
       const ping = await mcp(a.body.access_token as string, { jsonrpc: '2.0', id: 1, method: 'ping' });
       await ping.arrayBuffer();
-      expect(ping.status).toBe(401);
-    }
+      return ping.status;
+    };
+    await untilRefused(pingA);
+    for (let i = 0; i < 2; i++) expect(await pingA()).toBe(401);
     const late = await refresh(a.body.refresh_token as string);
     expect([late.status, late.body.error]).toEqual([400, 'invalid_grant']);
     expect(await pairWorks(next.body as never, g.clientId)).toEqual({ mcp: 401, refresh: 400 });
