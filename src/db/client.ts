@@ -12,8 +12,8 @@ const BUSY_TIMEOUT_MS = 5_000;
 /**
  * SQLite's page cache, in KiB (a negative cache_size is KiB: https://sqlite.org/pragma.html#pragma_cache_size).
  * better-sqlite3 builds SQLite with a 16 MB default (deps/defines.gypi), which a busy gateway fills as its
- * tables grow: the soak's RSS rose 16 MB over its first five minutes, all of it in the main C heap
- * (/proc/<pid>/smaps), and that was issue 18's "native growth". SQLite's own default of 2 MB holds the
+ * tables grow, all of it in the main C heap, where it reads as native memory growth in a long soak
+ * (docs/performance.md). SQLite's own default of 2 MB holds the
  * pages every request reads (the B-tree interiors and recent rows); the rest comes from the kernel's
  * file cache.
  */
@@ -57,7 +57,7 @@ export function openSqliteFile(path: string, options: SqliteFileOptions = {}): D
   return sqlite;
 }
 
-/** The synchronous drizzle handle today's call sites use (phase B of issue 19 moves them to Store). */
+/** A synchronous drizzle handle on its own connection, for SQLite's migrator (it is synchronous) and tests. */
 export function openDatabase(path: string): Db {
   return drizzle(openSqliteFile(path), { schema }) as Db;
 }
