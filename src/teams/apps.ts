@@ -84,21 +84,27 @@ export async function listAppsForWorkspace(db: Store, workspaceId: string): Prom
 
 const NOT_FOUND = 'There is no such connected app, or it was already revoked.';
 
+/** One of the user's own live connected apps (an OAuth grant); another user's, or none, is a 404. */
+async function ownLiveApp(tx: Store, userId: string, grantId: string) {
+  const { oauthGrants } = tx.t;
+  const row = await first(
+    query(tx).where(
+      and(
+        eq(oauthGrants.id, grantId),
+        eq(oauthGrants.userId, userId),
+        eq(oauthGrants.kind, 'oauth'),
+        isNull(oauthGrants.revokedAt),
+      ),
+    ),
+  );
+  if (!row) deny(404, NOT_FOUND);
+  return row;
+}
+
 /** Revokes one of the user's own grants; another user's grant id is "not found". */
 export function revokeOwnApp(db: Store, userId: string, grantId: string): Promise<Outcome<ConnectedApp>> {
   return inTransaction(db, async (tx) => {
-    const { oauthGrants } = tx.t;
-    const row = await first(
-      query(tx).where(
-        and(
-          eq(oauthGrants.id, grantId),
-          eq(oauthGrants.userId, userId),
-          eq(oauthGrants.kind, 'oauth'),
-          isNull(oauthGrants.revokedAt),
-        ),
-      ),
-    );
-    if (!row) deny(404, NOT_FOUND);
+    const row = await ownLiveApp(tx, userId, grantId);
     await revokeGrant(tx, grantId, 'revoked_by_user');
     return view(row);
   });
@@ -143,17 +149,7 @@ export function setAppToolsets(
 ): Promise<Outcome<ConnectedApp>> {
   return inTransaction(db, async (tx) => {
     const { oauthGrants, consents } = tx.t;
-    const row = await first(
-      query(tx).where(
-        and(
-          eq(oauthGrants.id, grantId),
-          eq(oauthGrants.userId, userId),
-          eq(oauthGrants.kind, 'oauth'),
-          isNull(oauthGrants.revokedAt),
-        ),
-      ),
-    );
-    if (!row) deny(404, NOT_FOUND);
+    const row = await ownLiveApp(tx, userId, grantId);
     if (choice.toolsets === '') deny(400, 'Tick at least one toolset, or disconnect the app.', 'toolsets');
     await tx.orm.update(oauthGrants).set(choice).where(eq(oauthGrants.id, grantId));
     await tx.orm
