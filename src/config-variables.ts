@@ -190,3 +190,24 @@ export function describeIssues(
     return `${name}: ${issue.message}${shown}`;
   });
 }
+
+/** The variables every server's tool layer reads (the hosted one and the local stdio one). */
+export type ToolLimitVariables = Pick<
+  z.infer<typeof schema>,
+  | 'SEARCH_MAX_WAIT_SECONDS'
+  | 'RUN_MAX_WAIT_SECONDS'
+  | 'MAX_RESULT_BYTES'
+  | 'UPSTREAM_TIMEOUT_MS'
+  | 'UPSTREAM_POLLS_PER_SECOND'
+>;
+
+/** The tool layer's limits from their variables, read alike by every server. */
+export function toolLimitsFrom(e: ToolLimitVariables) {
+  return {
+    searchMaxWaitMs: e.SEARCH_MAX_WAIT_SECONDS * 1000,
+    runMaxWaitMs: e.RUN_MAX_WAIT_SECONDS * 1000,
+    maxResultBytes: e.MAX_RESULT_BYTES,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    pollsPerSecond: e.UPSTREAM_POLLS_PER_SECOND,
+  };
+}

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, decodeKey, describeIssues, schema } from './config-variables.js';
+import { ConfigError, decodeKey, describeIssues, schema, toolLimitsFrom } from './config-variables.js';
 import { privateFolder } from './db/data-folder.js';
 
 export { ConfigError } from './config-variables.js';
@@ -153,11 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     allowedOrigins: e.ALLOWED_ORIGINS,
     mcp: {
-      searchMaxWaitMs: e.SEARCH_MAX_WAIT_SECONDS * 1000,
-      runMaxWaitMs: e.RUN_MAX_WAIT_SECONDS * 1000,
-      maxResultBytes: e.MAX_RESULT_BYTES,
-      upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
-      pollsPerSecond: e.UPSTREAM_POLLS_PER_SECOND,
+      ...toolLimitsFrom(e),
       acceptUpstreamHeaders: e.ALLOW_UPSTREAM_HEADERS === 'true',
       taskRetentionMs: e.TASK_RETENTION_HOURS * 3_600_000,
       taskLeaseMs: e.TASK_LEASE_SECONDS * 1000,

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ConfigError, describeIssues, SECRET_VARIABLES, schema } from '../config-variables.js';
+import {
+  ConfigError,
+  describeIssues,
+  SECRET_VARIABLES,
+  schema,
+  toolLimitsFrom,
+} from '../config-variables.js';
 import {
   isUpstreamTokenShaped,
   isUpstreamUserIdShaped,
@@ -100,11 +106,7 @@ export function loadStdioConfig(env: NodeJS.ProcessEnv): StdioConfig {
     sandboxSpeed: e.SANDBOX_SPEED,
     logLevel: e.LOG_LEVEL,
     mcp: {
-      searchMaxWaitMs: e.SEARCH_MAX_WAIT_SECONDS * 1000,
-      runMaxWaitMs: e.RUN_MAX_WAIT_SECONDS * 1000,
-      maxResultBytes: e.MAX_RESULT_BYTES,
-      upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
-      pollsPerSecond: e.UPSTREAM_POLLS_PER_SECOND,
+      ...toolLimitsFrom(e),
     },
   };
 }
