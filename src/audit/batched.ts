@@ -8,8 +8,8 @@ const BATCH_ROWS = 200;
 const BATCH_MS = 250;
 
 export interface BatchedAuditor {
-  /** Queues the row; it is written within BATCH_MS (a failing write is logged). */
-  record(event: ToolCallAudit): void;
+  /** Queues the row (at `at`, epoch ms); it is written within BATCH_MS (a failing write is logged). */
+  record(event: ToolCallAudit, at?: number): void;
   /** Writes what waits now (at shutdown). */
   flush(): Promise<void>;
 }
@@ -45,10 +45,10 @@ export function batchedToolCallAuditor(db: Store, logger: Logger): BatchedAudito
   };
 
   return {
-    record(event) {
+    record(event, at = Date.now()) {
       const detail = event.detail ? JSON.stringify(event.detail) : null;
       pending.push(
-        sql`(${Date.now()}, 'tool_call', ${event.workspaceId}, ${event.userId}, ${event.clientId}, ${event.tool}, ${event.status}, ${Math.round(event.durationMs)}, ${detail})`,
+        sql`(${at}, 'tool_call', ${event.workspaceId}, ${event.userId}, ${event.clientId}, ${event.tool}, ${event.status}, ${Math.round(event.durationMs)}, ${detail})`,
       );
       if (pending.length >= BATCH_ROWS) void flush();
       else if (!timer) {

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { batchedToolCallAuditor } from '../audit/batched.js';
+import { repeatedReadsAuditor } from '../audit/repeated-reads.js';
 import { type ToolCallAudit, toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
 import type { OpenStore } from '../db/store/index.js';
@@ -62,6 +63,8 @@ export interface McpHandlerOptions extends Partial<ToolOptions> {
   taskLeaseMs?: number;
   /** How long a task's work is waited for at most (default 6 h), then it completes with where it stands. */
   taskMaxWorkMs?: number;
+  /** The window a task's repeated reads are counted in before their audit row (default a minute). */
+  taskReadWindowMs?: number;
 }
 
 export interface McpHttpHandler {
@@ -110,14 +113,21 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     reuse: new RecentSubmits(deps.db, logger),
   };
   const taskAudits = batchedToolCallAuditor(deps.db, logger);
+  const taskReads = repeatedReadsAuditor(taskAudits, { windowMs: options.taskReadWindowMs });
   const tasks = new Tasks({
     db: deps.db,
     secrets: deps.secrets,
     catalog,
     logger,
-    audit: (event) => {
+    audit: (event, repeated) => {
       toolCallSeries(event.tool, event.status).inc();
-      taskAudits.record(event);
+      if (repeated === undefined) taskAudits.record(event);
+      else taskReads.record(event, repeated);
+    },
+    countRead: (task, durationMs) => {
+      if (!taskReads.count(task, durationMs)) return false;
+      toolCallSeries('tasks/get', 'ok').inc();
+      return true;
     },
     serverInfo: SERVER_INFO,
     toolByName,
@@ -172,6 +182,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       // Tasks' work stopped waiting without ending them: their leases are handed back to be resumed.
       await tasksStarted;
       await tasks.stop();
+      taskReads.flush();
       await taskAudits.flush();
       await sleep(50);
       await servers.close();

@@ -153,6 +153,9 @@ export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: strin
   switch (row.kind) {
     case 'tool_call':
       if (row.status === 'refused') return `Refused ${row.tool ?? 'a tool call'}: ${refusalWords(d)}.`;
+      // A task's repeated reads after the minute's first (src/audit/repeated-reads.ts).
+      if (typeof d.reads === 'number')
+        return `Called ${row.tool ?? 'a tool'} ${plural(d.reads, 'more time', 'more times')} that minute${row.status === 'ok' || row.status === null ? '' : ` (${statusWords(row.status).toLowerCase()})`}.`;
       return `Called ${row.tool ?? 'a tool'}${row.status === 'ok' || row.status === null ? '' : ` (${statusWords(row.status).toLowerCase()})`}.`;
     case 'webhook_changed':
       return `Changed the team webhook from ${typeof d.from === 'string' ? d.from : 'none'} to ${typeof d.to === 'string' ? d.to : 'none'}.`;

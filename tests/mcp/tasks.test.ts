@@ -251,7 +251,8 @@ describe('many pollers cost little', () => {
   let slow: Harness;
   beforeAll(async () => {
     // Polls upstream once a minute: within this test, any read of the job would come from tasks/get.
-    slow = await startHarness({ pollInitialMs: 60_000, pollMaxMs: 60_000 });
+    // A task's repeated reads are counted in windows of half a second (a minute in production).
+    slow = await startHarness({ pollInitialMs: 60_000, pollMaxMs: 60_000, taskReadWindowMs: 500 });
   });
   afterAll(async () => {
     await slow?.close();
@@ -270,5 +271,30 @@ describe('many pollers cost little', () => {
     }
     const log = (await slow.control('GET', `/credentials/${upstreamToken}/requests`)).requests as Json[];
     expect(log.map((r) => r.method)).toEqual(['POST']);
+  });
+
+  it('the audit trail accounts for every read of a task, in a few rows', async () => {
+    const upstreamToken = await slow.credential({ speed: 'demo' });
+    const access = await slow.token({ upstreamToken });
+    // Rows of this test's reads only: every read of the test before ended before this.
+    const since = Date.now();
+    const { taskId } = (await callTool(slow.mcpUrl, access, 'start_agent_run', { question: 'Counted?' }))
+      .message.result;
+    const READS = 30;
+    for (let i = 0; i < READS / 10; i++)
+      await Promise.all(Array.from({ length: 10 }, () => getTask(slow.mcpUrl, access, taskId)));
+    const { db } = slow.server;
+    const readRows = async () =>
+      (await db.orm.select().from(db.t.auditEvents).where(eq(db.t.auditEvents.tool, 'tasks/get'))).filter(
+        (a) => a.status === 'ok' && a.at >= since,
+      );
+    const readsIn = (rows: Array<{ detail: string | null }>) =>
+      rows.reduce((n, a) => n + ((JSON.parse(a.detail ?? '{}') as { reads?: number }).reads ?? 1), 0);
+    // The last window's count is written when it ends, and its batch a quarter of a second later.
+    const rows = await fx.until(readRows, (r) => readsIn(r) >= READS, 5_000);
+    expect(readsIn(rows)).toBe(READS);
+    // Each window: its first read's row and one row of the rest.
+    expect(rows.length).toBeLessThanOrEqual(READS / 3);
+    expect(rows.some((a) => (JSON.parse(a.detail ?? '{}') as { reads?: number }).reads)).toBe(true);
   });
 });

@@ -106,6 +106,9 @@ describe('every audit event as a sentence', () => {
     expect(
       describeAuditEvent({ kind: 'tool_call', tool: 'get_run', status: '402', detail: null }, nameOf),
     ).toBe('Called get_run (failed (the api answered http 402)).');
+    expect(
+      describeAuditEvent(row('tool_call', { job: 'run:7', reads: 37 }, { tool: 'tasks/get' }), nameOf),
+    ).toBe('Called tasks/get 37 more times that minute.');
   });
 
   it('statuses in words', () => {

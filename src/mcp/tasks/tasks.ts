@@ -21,9 +21,13 @@ export interface TasksDeps {
   logger: Logger;
   /**
    * Writes a task request's audit row, as a tool call's is written, without the answer waiting for it
-   * (../../audit/batched.ts: tasks/get is repeated by every working task's client).
+   * (../../audit/batched.ts: tasks/get is repeated by every working task's client). `repeated` names the
+   * task of its owner's successful read: the first of a window is written, the rest counted
+   * (../../audit/repeated-reads.ts).
    */
-  audit(event: ToolCallAudit): void;
+  audit(event: ToolCallAudit, repeated?: string): void;
+  /** The owner's successful read of a task counted into its window's audit row: true, or write it. */
+  countRead(task: string, durationMs: number): boolean;
   serverInfo: { name: string; version: string };
   toolByName(name: string): ToolDef | undefined;
   /** How long a claim on a task's background work holds without renewal (TASK_LEASE_SECONDS). */
@@ -147,7 +151,8 @@ export class Tasks {
     const pollMs = local
       ? this.runner.pollInterval(local)
       : pollIntervalMs(row.nextPollAt, now, this.deps.catalog.options.pollMaxMs);
-    this.audit(caller, 'tasks/get', 'ok', started, row);
+    if (!this.deps.countRead(idHash, performance.now() - started))
+      this.audit(caller, 'tasks/get', 'ok', started, row, idHash);
     return { view: taskView(taskId, row, pollMs), result: row.result };
   }
 
@@ -213,15 +218,19 @@ export class Tasks {
     status: string,
     started: number,
     row?: TaskRow,
+    repeated?: string,
   ): void {
     const who = caller ? auditIdentity(caller) : { userId: null, workspaceId: null, clientId: null };
-    this.deps.audit({
-      ...who,
-      tool: method,
-      status,
-      durationMs: performance.now() - started,
-      ...(row ? { detail: { job: `${row.jobKind}:${row.jobId}` } } : {}),
-    });
+    this.deps.audit(
+      {
+        ...who,
+        tool: method,
+        status,
+        durationMs: performance.now() - started,
+        ...(row ? { detail: { job: `${row.jobKind}:${row.jobId}` } } : {}),
+      },
+      repeated,
+    );
   }
 }
 
