@@ -65,8 +65,8 @@ async function keepPlannerInformed(db: Store): Promise<void> {
   if (db.engine !== 'sqlite') return;
   // Mask 0x10003: every table (0x10000), the tables worth analyzing (0x02), listed rather than
   // analyzed (0x01). Each listed table's indexes are then analyzed one by one
-  // (https://sqlite.org/lang_analyze.html): on a large file one ANALYZE of the audit table held the
-  // file for over a second, one of its indexes for a fraction of that.
+  // (https://sqlite.org/lang_analyze.html), each its own write: a request that writes meanwhile waits
+  // for one index's sample, not for a large table's every index.
   const planned = await statementRows(db, sql`PRAGMA optimize(0x10003)`);
   for (const [statement] of planned) {
     const table =

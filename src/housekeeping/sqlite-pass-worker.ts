@@ -25,8 +25,8 @@ const send = (reply: WorkerReply) => port.postMessage(reply);
  * the file and syncs it, the long part, while the server goes on writing. The WAL only starts again
  * from its beginning when a write transaction begins with every frame copied back
  * (https://sqlite.org/wal.html#avoiding_excessively_large_wal_files), so the next turn starts by
- * copying what the server wrote meanwhile (a few pages) before its batch: without it, the WAL of a
- * pass grew to gigabytes and every read searched its index.
+ * copying what the server wrote meanwhile (a few pages) before its batch: without it, the WAL keeps
+ * growing while the server writes, and every read searches its index.
  */
 const checkpointer = openSqliteFile(request.path, { planAtOpen: false });
 const checkpoint = () => checkpointer.pragma('wal_checkpoint(PASSIVE)');
