@@ -47,18 +47,13 @@ export async function issueTestToken(
     });
   }
   const clientId = options.clientId ?? 'test-client';
-  const code = await createAuthorizationCode(server.db, {
-    clientId,
+  const tokens = await grantThroughCode(server, {
     userId: created.user.id,
     workspaceId,
-    redirectUri: 'http://localhost/callback',
-    codeChallenge: 'x'.repeat(43),
+    clientId,
     scopes: options.scopes ?? SCOPES,
-    resource: server.config.resourceUrl,
+    ttlMs: server.config.oauth.accessTokenTtlSeconds * 1000,
   });
-  const row = await findCode(server.db, code);
-  if (!row || !(await claimCode(server.db, row.codeHash))) throw new Error('could not claim the test code');
-  const tokens = await issueGrantForCode(server.db, row, server.config.oauth.accessTokenTtlSeconds * 1000);
   return {
     accessToken: tokens.access_token,
     refreshToken: tokens.refresh_token,
@@ -66,4 +61,26 @@ export async function issueTestToken(
     workspaceId,
     clientId,
   };
+}
+
+/**
+ * A grant for an existing member, as the token endpoint makes it from an authorization code (created,
+ * claimed, exchanged through the same functions); the tokens it answers with.
+ */
+export async function grantThroughCode(
+  server: Pick<TestServer, 'db' | 'config'>,
+  grant: { userId: string; workspaceId: string; clientId: string; scopes?: readonly Scope[]; ttlMs?: number },
+) {
+  const code = await createAuthorizationCode(server.db, {
+    clientId: grant.clientId,
+    userId: grant.userId,
+    workspaceId: grant.workspaceId,
+    redirectUri: 'http://localhost/callback',
+    codeChallenge: 'x'.repeat(43),
+    scopes: grant.scopes ?? SCOPES,
+    resource: server.config.resourceUrl,
+  });
+  const row = await findCode(server.db, code);
+  if (!row || !(await claimCode(server.db, row.codeHash))) throw new Error('could not claim the test code');
+  return issueGrantForCode(server.db, row, grant.ttlMs ?? 3_600_000);
 }

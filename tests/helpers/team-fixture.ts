@@ -1,12 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
 import { defaultUpstreamUserId, saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
-import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
-import { issueGrantForCode } from '../../src/oauth/grants.js';
-import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
 import { changeRole } from '../../src/teams/members.js';
 import { createTeam } from '../../src/teams/teams.js';
+import { grantThroughCode } from './grants.js';
 import { type AnyClient, connectV2 } from './harness.js';
 import type { TeamServer } from './team-server.js';
 
@@ -31,19 +29,8 @@ export async function makePerson(ts: TeamServer, label: string) {
 
 /** An access token for the user in the workspace, with every scope, through the token endpoint's functions. */
 export async function accessTokenFor(ts: TeamServer, userId: string, workspaceId: string): Promise<string> {
-  const { db, config } = ts.server;
-  const code = await createAuthorizationCode(db, {
-    clientId: 'team-test-client',
-    userId,
-    workspaceId,
-    redirectUri: 'http://localhost/callback',
-    codeChallenge: 'x'.repeat(43),
-    scopes: SCOPES,
-    resource: config.resourceUrl,
-  });
-  const row = await findCode(db, code);
-  if (!row || !(await claimCode(db, row.codeHash))) throw new Error('code');
-  return (await issueGrantForCode(db, row, 3600_000)).access_token;
+  return (await grantThroughCode(ts.server, { userId, workspaceId, clientId: 'team-test-client' }))
+    .access_token;
 }
 
 export interface TeamPerson {

@@ -2,12 +2,11 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
-import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
-import { issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
 import { setMemberPolicy } from '../../src/teams/member-policy.js';
 import { createTeam } from '../../src/teams/teams.js';
+import { grantThroughCode } from '../helpers/grants.js';
 import { startHarness } from '../helpers/harness.js';
 import type { Json } from './harness.js';
 import { both, clientFor, rawPost, recording, type Stack, T0 } from './wire-stacks.js';
@@ -42,19 +41,7 @@ interface Side {
 const STEP = { step: 0 };
 
 async function grantFor(s: Stack, userId: string, workspaceId: string): Promise<string> {
-  const { db, config } = s.h.server;
-  const code = await createAuthorizationCode(db, {
-    clientId: 'test-client',
-    userId,
-    workspaceId,
-    redirectUri: 'http://localhost/callback',
-    codeChallenge: 'x'.repeat(43),
-    scopes: SCOPES,
-    resource: config.resourceUrl,
-  });
-  const row = await findCode(db, code);
-  if (!row || !(await claimCode(db, row.codeHash))) throw new Error('could not claim the code');
-  return (await issueGrantForCode(db, row, 3600_000)).access_token;
+  return (await grantThroughCode(s.h.server, { userId, workspaceId, clientId: 'test-client' })).access_token;
 }
 
 function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T {

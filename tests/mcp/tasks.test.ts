@@ -1,13 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveUpstreamCredential } from '../../src/accounts/credentials.js';
-import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
-import { issueGrantForCode } from '../../src/oauth/grants.js';
-import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
 import { removeMember } from '../../src/teams/members.js';
 import { createTeam } from '../../src/teams/teams.js';
-import { issueTestToken } from '../helpers/grants.js';
+import { grantThroughCode, issueTestToken } from '../helpers/grants.js';
 import { type Harness, type Json, startHarness } from '../helpers/harness.js';
 import { mcpBehaviourFixture } from '../helpers/mcp-behaviour.js';
 import { callTool, getTask, rpc, untilEnded } from '../helpers/tasks.js';
@@ -173,19 +170,7 @@ describe('a view of /mcp narrows the tools shown, not who owns a task', () => {
 
 /** An access token for this user in this workspace through another app (client id). */
 async function grantFor(userId: string, workspaceId: string, clientId: string): Promise<string> {
-  const { db, config } = fx.h.server;
-  const code = await createAuthorizationCode(db, {
-    clientId,
-    userId,
-    workspaceId,
-    redirectUri: 'http://localhost/callback',
-    codeChallenge: 'x'.repeat(43),
-    scopes: SCOPES,
-    resource: config.resourceUrl,
-  });
-  const row = await findCode(db, code);
-  if (!row || !(await claimCode(db, row.codeHash))) throw new Error('code');
-  return (await issueGrantForCode(db, row, 3_600_000)).access_token;
+  return (await grantThroughCode(fx.h.server, { userId, workspaceId, clientId })).access_token;
 }
 
 describe('a task belongs to the person, the app and the workspace that created it', () => {

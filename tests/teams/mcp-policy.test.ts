@@ -7,14 +7,13 @@ import {
 } from '../../src/accounts/credentials.js';
 import { createUser } from '../../src/accounts/users.js';
 import { ALL_TOOLS, CREDIT_SPENDING_TOOLS } from '../../src/mcp/tools/index.js';
-import { claimCode, createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
-import { issueGrantForCode } from '../../src/oauth/grants.js';
 import { SCOPES } from '../../src/oauth/scopes.js';
 import { acceptInvite, createInvite } from '../../src/teams/invites.js';
 import { setMemberPolicy } from '../../src/teams/member-policy.js';
 import { removeMember } from '../../src/teams/members.js';
 import { createTeam } from '../../src/teams/teams.js';
 import { writesThisMonth } from '../../src/teams/write-cap.js';
+import { grantThroughCode } from '../helpers/grants.js';
 import { type AnyClient, connectV2, textOf } from '../helpers/harness.js';
 import { type Json, startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
@@ -42,19 +41,8 @@ async function user(label: string) {
 }
 
 async function grant(userId: string, workspaceId: string) {
-  const { db, config } = ts.server;
-  const code = await createAuthorizationCode(db, {
-    clientId: 'team-test-client',
-    userId,
-    workspaceId,
-    redirectUri: 'http://localhost/callback',
-    codeChallenge: 'x'.repeat(43),
-    scopes: SCOPES,
-    resource: config.resourceUrl,
-  });
-  const row = await findCode(db, code);
-  if (!row || !(await claimCode(db, row.codeHash))) throw new Error('code');
-  return (await issueGrantForCode(db, row, 3600_000)).access_token;
+  return (await grantThroughCode(ts.server, { userId, workspaceId, clientId: 'team-test-client' }))
+    .access_token;
 }
 
 function ok<T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T {
