@@ -33,6 +33,7 @@ const ONCE = [
   'tests/mcp/output-check.test.ts',
   'tests/mcp/direct-replay.test.ts',
   'tests/mcp/sdk-bypass-contract.test.ts',
+  'tests/mcp/task-view.test.ts',
   'tests/mcp/wait.test.ts',
   // A connection's toolsets from its URL and headers: nothing of it is read from the database.
   'tests/mcp/toolsets.test.ts',

@@ -5,7 +5,6 @@ import type { CallEnv } from '../catalog/call-env.js';
 import { AdmittedCall, admit } from '../catalog/execute.js';
 import { toCallToolResult } from '../catalog/outcome.js';
 import type { CatalogDeps, ToolOutcome } from '../catalog/types.js';
-import { taskViewJson } from '../tasks/task-view.js';
 import type { Tasks } from '../tasks/tasks.js';
 import { startWork, waitLimit } from '../tools/long-work.js';
 import type { LongWork, ToolDef } from '../tools/types.js';
@@ -80,7 +79,7 @@ export class TaskCalls {
   async get(plain: PlainTaskGet, caller: Caller | undefined): Promise<Response> {
     const found = await this.deps.tasks.get(caller, plain.taskId);
     if (!found) return jsonResponse(taskNotFoundText(plain.id));
-    return jsonResponse(taskGetText(plain.id, taskViewJson(found.view, found.result), this.deps.serverInfo));
+    return jsonResponse(taskGetText(plain.id, found.json, this.deps.serverInfo));
   }
 
   /** A tools/call answered with a tool result (JSON on 2026-07-28, as the SDK writes it). */

@@ -1,7 +1,6 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { callerOf } from '../catalog/call-env.js';
-import { taskViewJson } from './task-view.js';
 import type { Tasks } from './tasks.js';
 
 /** The extension's answer to an unknown id, another caller's task and an expired one alike (SEP-2663 "Protocol Errors"). */
@@ -26,7 +25,7 @@ export function registerTaskMethods(server: McpServer, tasks: Tasks): void {
   low.setRequestHandler('tasks/get', taskIdParams, async (params, ctx) => {
     const found = await tasks.get(callerOf(ctx), params.taskId);
     if (!found) throw notFound();
-    return JSON.parse(taskViewJson(found.view, found.result)) as Record<string, unknown>;
+    return JSON.parse(found.json) as Record<string, unknown>;
   });
   low.setRequestHandler('tasks/cancel', taskIdParams, async (params, ctx) => {
     if (!(await tasks.cancel(callerOf(ctx), params.taskId))) throw notFound();

@@ -43,12 +43,24 @@ export function taskView(taskId: string, row: TaskRow, pollMs: number | null): T
   return view;
 }
 
+/** The view's fields between `taskId` and `pollIntervalMs` as JSON text, per row (a row is replaced, never changed). */
+const middles = new WeakMap<TaskRow, string>();
+
 /**
- * A tasks/get result as JSON text, without its envelope: the view with the stored result spliced in
- * as stored (it was written by JSON.stringify, so parsing and writing it again gives the same text).
+ * A tasks/get result as JSON text, without its envelope: the text of JSON.stringify(taskView(...)),
+ * with the stored result spliced in as stored (it was written by JSON.stringify, so parsing and
+ * writing it again gives the same text). Every working task's client repeats this read, and only the
+ * task id and the poll interval change between two reads of one row: the rest is written once per row.
  */
-export function taskViewJson(view: TaskView, storedResult: string | null): string {
-  const json = JSON.stringify(view);
-  if (view.status !== 'completed' || storedResult === null) return json;
-  return `${json.slice(0, -1)},"result":${storedResult}}`;
+export function taskGetJson(taskId: string, row: TaskRow, pollMs: number | null): string {
+  let middle = middles.get(row);
+  if (middle === undefined) {
+    const { taskId: _id, pollIntervalMs: _poll, ...rest } = taskView('', row, null);
+    middle = JSON.stringify(rest).slice(1, -1);
+    middles.set(row, middle);
+  }
+  const poll = row.status === 'working' && pollMs !== null ? `,"pollIntervalMs":${pollMs}` : '';
+  const head = `{"taskId":${JSON.stringify(taskId)},${middle}${poll}`;
+  if (row.status !== 'completed' || row.result === null) return `${head}}`;
+  return `${head},"result":${row.result}}`;
 }

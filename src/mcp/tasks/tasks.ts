@@ -12,7 +12,7 @@ import { jobName } from '../tools/long-work.js';
 import type { Reused, StartedJob, ToolDef } from '../tools/types.js';
 import { RunningTask, TaskRunner } from './task-runner.js';
 import { type TaskRow, TaskStore } from './task-store.js';
-import { pollIntervalMs, type TaskView, taskView } from './task-view.js';
+import { pollIntervalMs, type TaskView, taskGetJson, taskView } from './task-view.js';
 
 export interface TasksDeps {
   db: Store;
@@ -44,10 +44,9 @@ function newTaskId(): string {
   return `sim_tk_${randomBytes(32).toString('base64url')}`;
 }
 
-/** What a task's reader is told: the task's view and its stored result. */
+/** What a task's reader is told: the tasks/get result as JSON text (./task-view.ts:taskGetJson). */
 export interface FoundTask {
-  view: TaskView;
-  result: string | null;
+  json: string;
 }
 
 /**
@@ -153,7 +152,7 @@ export class Tasks {
       : pollIntervalMs(row.nextPollAt, now, this.deps.catalog.options.pollMaxMs);
     if (!this.deps.countRead(idHash, performance.now() - started))
       this.audit(caller, 'tasks/get', 'ok', started, row, idHash);
-    return { view: taskView(taskId, row, pollMs), result: row.result };
+    return { json: taskGetJson(taskId, row, pollMs) };
   }
 
   /**
