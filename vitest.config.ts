@@ -34,6 +34,7 @@ const ONCE = [
   'tests/mcp/direct-replay.test.ts',
   'tests/mcp/sdk-bypass-contract.test.ts',
   'tests/mcp/task-view.test.ts',
+  'tests/mcp/repeated-reads.test.ts',
   'tests/mcp/wait.test.ts',
   // A connection's toolsets from its URL and headers: nothing of it is read from the database.
   'tests/mcp/toolsets.test.ts',
