@@ -18,7 +18,7 @@ function notFound(): ProtocolError {
  * the envelope and the standard headers checked (Mcp-Name must name the task), `resultType` and the
  * server's identity added to the result; tasks/result, which the extension removed, stays "method not
  * found" (-32601), and a `task` parameter on tools/call is ignored as any unknown member is. A plain
- * tasks/get is also answered outside the SDK in the same bytes (../sdk-bypass/task-get.ts).
+ * tasks/get is also answered outside the SDK in the same bytes (../sdk-bypass/task-call.ts, task-wire.ts).
  */
 export function registerTaskMethods(server: McpServer, tasks: Tasks): void {
   const low = server.server;
