@@ -71,15 +71,7 @@ async function exchangeCode(
     );
   }
   if (row.usedAt !== null) {
-    // RFC 6749 §4.1.2: a code used twice revokes the tokens it already issued (its family).
-    if (row.grantId && row.familyId) {
-      await revokeFamily(
-        deps.db,
-        { grantId: row.grantId, familyId: row.familyId },
-        'authorization_code_replay',
-        now,
-      );
-    }
+    await revokeWhatTheCodeIssued(deps, code, now);
     throw new OAuthError('invalid_grant', 'The authorization code was already used.');
   }
   if (row.expiresAt <= now) throw new OAuthError('invalid_grant', 'The authorization code has expired.');
@@ -115,10 +107,38 @@ async function exchangeCode(
     throw new OAuthError('invalid_target', 'The resource does not match the one that was authorized.');
   }
   if (!(await claimCode(deps.db, row.codeHash, now))) {
-    // Lost a race with a concurrent exchange of the same code: that one is the replay's twin.
+    // Lost a race with a concurrent exchange of the same code: this one is its replay.
+    await revokeWhatTheCodeIssued(deps, code, now);
     throw new OAuthError('invalid_grant', 'The authorization code was already used.');
   }
   return issueGrantForCode(deps.db, row, accessTtlMs(deps), now);
+}
+
+/** How long a replay waits for the exchange that used the code to record what it issued. */
+const REPLAY_WAITS_FOR_ISSUE_MS = 2_000;
+
+/**
+ * RFC 6749 §4.1.2: a code used twice revokes the tokens it issued (their family). The exchange that
+ * used it may still be issuing them (a client that double-submits sends both at once), so a replay
+ * waits, a bounded moment, for the code to name its grant; a code burned by a wrong verifier never
+ * does, and issued nothing.
+ */
+async function revokeWhatTheCodeIssued(deps: OAuthDeps, code: string, now: number): Promise<void> {
+  const deadline = Date.now() + REPLAY_WAITS_FOR_ISSUE_MS;
+  for (;;) {
+    const row = await findCode(deps.db, code);
+    if (row?.grantId && row.familyId) {
+      await revokeFamily(
+        deps.db,
+        { grantId: row.grantId, familyId: row.familyId },
+        'authorization_code_replay',
+        now,
+      );
+      return;
+    }
+    if (!row || Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 async function refresh(
