@@ -170,15 +170,17 @@ export class Tasks {
       return false;
     }
     if (row.status === 'working') {
+      // This instance's settle stops first: it would otherwise see the run fail upstream (the cancel
+      // below) and end the task completed before the cancel ends it.
+      this.runner.drop(idHash);
       const statusMessage = await this.cancelUpstream(caller as MemberCaller, row);
-      const ended = await this.store.end(idHash, {
+      await this.store.end(idHash, {
         status: 'cancelled',
         statusMessage,
         result: null,
         updatedAt: now,
         expiresAt: now + this.deps.retentionMs,
       });
-      if (ended) this.runner.drop(idHash);
     }
     this.audit(caller, 'tasks/cancel', 'ok', started, row);
     return true;
