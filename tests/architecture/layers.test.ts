@@ -88,8 +88,8 @@ const VIOLATIONS: Record<string, Record<string, string>> = {
   },
   'server-does-not-import-views': {
     'src/mcp/apps/catalog.ts':
-      "import { bridge } from '../../views/shared/bridge.js';\nexport const catalog = bridge;",
-    'src/views/shared/bridge.ts': 'export const bridge = 1;',
+      "import { bridge } from '../../views/common/bridge.js';\nexport const catalog = bridge;",
+    'src/views/common/bridge.ts': 'export const bridge = 1;',
   },
   'only-the-cli-starts-stdio': {
     'src/app.ts': "import { serve } from './mcp/stdio.js';\nexport const app = serve;",

@@ -1,10 +1,10 @@
-import '../shared/base.css';
+import '../common/base.css';
 import './style.css';
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
-import { type ToolResult, ViewBridge } from '../shared/bridge.js';
-import { el, isRecord, link, message, webUrl } from '../shared/dom.js';
-import { applyHostContext } from '../shared/theme.js';
+import { type ToolResult, ViewBridge } from '../common/bridge.js';
+import { el, isRecord, link, message, webUrl } from '../common/dom.js';
+import { applyHostContext } from '../common/theme.js';
 
 /**
  * An agent run (start_agent_run, get_agent_run): question, status, confidence, signals, evidence

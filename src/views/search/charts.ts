@@ -1,6 +1,6 @@
 import 'chartist/dist/index.css';
 import { BarChart } from 'chartist';
-import { el } from '../shared/dom.js';
+import { el } from '../common/dom.js';
 
 /**
  * The search view's charts, drawn by Chartist (SVG, ~30 KB minified for bars and lines): every bar

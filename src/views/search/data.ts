@@ -1,4 +1,4 @@
-import { dayOf, isRecord } from '../shared/dom.js';
+import { dayOf, isRecord } from '../common/dom.js';
 
 /**
  * What the search view draws, read from a keyword or user search tool result (structuredContent,

@@ -1,4 +1,4 @@
-import { dayOf, el, integer, link, webUrl } from '../shared/dom.js';
+import { dayOf, el, integer, link, webUrl } from '../common/dom.js';
 import type { Post, SearchModel } from './data.js';
 
 /**

@@ -1,8 +1,8 @@
-import '../shared/base.css';
+import '../common/base.css';
 import './style.css';
-import { type ToolResult, ViewBridge } from '../shared/bridge.js';
-import { dayOf, el, integer, isRecord, message } from '../shared/dom.js';
-import { applyHostContext } from '../shared/theme.js';
+import { type ToolResult, ViewBridge } from '../common/bridge.js';
+import { dayOf, el, integer, isRecord, message } from '../common/dom.js';
+import { applyHostContext } from '../common/theme.js';
 import { platformBars, type Series, timeline } from './charts.js';
 import {
   aggregate,

@@ -1,8 +1,8 @@
-import '../shared/base.css';
+import '../common/base.css';
 import './style.css';
-import { type ToolResult, ViewBridge } from '../shared/bridge.js';
-import { el, integer, isRecord, message } from '../shared/dom.js';
-import { applyHostContext } from '../shared/theme.js';
+import { type ToolResult, ViewBridge } from '../common/bridge.js';
+import { el, integer, isRecord, message } from '../common/dom.js';
+import { applyHostContext } from '../common/theme.js';
 
 /**
  * A keyword search's topic trees (get_keyword_search_topic_tree): one tree per platform, each branch a
