@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Store } from '../db/store/index.js';
 import { parseScopes, type Scope } from '../oauth/scopes.js';
+import { grantColumns } from './grant-columns.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -25,19 +26,10 @@ function listQuery(db: Store, now: number) {
   return {
     query: db.orm
       .select({
-        grantId: oauthGrants.id,
+        ...grantColumns(db.t),
         name: oauthGrants.name,
-        workspaceId: oauthGrants.workspaceId,
-        workspaceName: workspaces.name,
         maxDays: workspaces.accessTokenMaxDays,
-        userId: oauthGrants.userId,
-        userEmail: users.email,
-        scopes: oauthGrants.scopes,
-        toolsets: oauthGrants.toolsets,
-        readOnly: oauthGrants.readOnly,
-        createdAt: oauthGrants.createdAt,
         expiresAt: oauthTokens.expiresAt,
-        lastUsedAt: oauthGrants.lastUsedAt,
       })
       .from(oauthGrants)
       .innerJoin(oauthTokens, eq(oauthTokens.grantId, oauthGrants.id))

@@ -2,6 +2,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { first, grantSubject, type Store } from '../db/store/index.js';
 import { revokeGrant } from '../oauth/grants.js';
 import { parseScopes, type Scope } from '../oauth/scopes.js';
+import { grantColumns } from './grant-columns.js';
 import { deny, inTransaction, type Outcome } from './outcome.js';
 import { actorIn } from './teams.js';
 
@@ -29,18 +30,9 @@ function query(db: Store) {
   const { oauthGrants, oauthClients, users, workspaces } = db.t;
   return db.orm
     .select({
-      grantId: oauthGrants.id,
+      ...grantColumns(db.t),
       clientId: oauthGrants.clientId,
       clientName: oauthClients.clientName,
-      workspaceId: oauthGrants.workspaceId,
-      workspaceName: workspaces.name,
-      userId: oauthGrants.userId,
-      userEmail: users.email,
-      scopes: oauthGrants.scopes,
-      toolsets: oauthGrants.toolsets,
-      readOnly: oauthGrants.readOnly,
-      createdAt: oauthGrants.createdAt,
-      lastUsedAt: oauthGrants.lastUsedAt,
     })
     .from(oauthGrants)
     .innerJoin(workspaces, eq(workspaces.id, oauthGrants.workspaceId))
