@@ -62,6 +62,9 @@ describe('cleaning untrusted text', () => {
     expect(clean('[verify](https://evil.example/login) <https://evil.example/auto>')).toBe(
       '[verify](https://evil.example/login) <https://evil.example/auto>',
     );
+    // A cut through an autolink leaves a `<` that opens nothing a reader would take for a link.
+    expect(clip('see <https://evil.example/auto>', 12)).toBe('see ‹https:…');
+    expect(clip('see <https://evil.example/auto>', 10)).toBe('see ‹http…');
     // Emoji sequences keep the joiners and selectors that make them one picture.
     expect(clean('👨‍👩‍👧 ❤️')).toBe('👨‍👩‍👧 ❤️');
     expect(clean('plain text, nothing to do')).toBe('plain text, nothing to do');

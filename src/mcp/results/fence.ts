@@ -112,13 +112,20 @@ export function clip(value: unknown, max = TEXT_CHARS): string {
   // No more UTF-16 units than `max` means no more code points: nothing to cut.
   if (text.length <= max) return text;
   const chars = Array.from(text);
-  return chars.length <= max
-    ? text
-    : `${chars
-        .slice(0, max - 1)
-        .join('')
-        .trimEnd()}…`;
+  if (chars.length <= max) return text;
+  const cut = chars
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()
+    .replace(UNCLOSED_OPEN, '‹');
+  return `${cut}…`;
 }
+
+/**
+ * The last `<` with no `>` after it: once cut, an autolink (`<https://…>` to `<https:…` or `<http…`)
+ * is no link but the start of a tag to an HTML reader, so its `<` goes like any other.
+ */
+const UNCLOSED_OPEN = /[<\uFF1C\uFE64](?=[^<>]*$)/u;
 
 /** Whitespace `clip` rewrites: a run of two or more, or any kind but the plain space. */
 const LOOSE_SPACE = /\s\s|[^\S ]/;
