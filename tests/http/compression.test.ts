@@ -165,4 +165,39 @@ describe('response compression', () => {
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(await res.body.json()).toEqual({ status: 'ok' });
   });
+
+  it('sends a small tool result as made, saying it varies on Accept-Encoding', async () => {
+    const call = async (acceptEncoding: string | null) => {
+      const res = await request(h.mcpUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${access}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'get_keyword_search',
+          ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 4,
+          method: 'tools/call',
+          params: { name: 'get_keyword_search', arguments: { search_id: 987654321 }, _meta: META },
+        }),
+      });
+      const body = Buffer.from(await res.body.arrayBuffer()).toString();
+      return { res, body };
+    };
+    const plain = await call(null);
+    const offered = await call('br, gzip');
+    expect(offered.res.statusCode).toBe(200);
+    expect(offered.res.headers['content-encoding']).toBeUndefined();
+    expect(offered.res.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(offered.res.headers['content-type']).toMatch(/^application\/json/);
+    expect(Number(offered.res.headers['content-length'])).toBe(Buffer.byteLength(offered.body));
+    expect(offered.body.length).toBeLessThan(1_024);
+    expect(JSON.parse(offered.body).result.isError).toBe(true);
+    expect(offered.body).toBe(plain.body);
+  });
 });
