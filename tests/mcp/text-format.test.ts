@@ -26,10 +26,12 @@ function clipInFull(value: unknown, max = 280): string {
   const chars = Array.from(text);
   return chars.length <= max
     ? text
-    : `${chars
-        .slice(0, max - 1)
-        .join('')
-        .trimEnd()}…`;
+    : `${clean(
+        chars
+          .slice(0, max - 1)
+          .join('')
+          .trimEnd(),
+      )}…`;
 }
 
 describe('num', () => {

@@ -62,8 +62,8 @@ describe('cleaning untrusted text', () => {
     expect(clean('[verify](https://evil.example/login) <https://evil.example/auto>')).toBe(
       '[verify](https://evil.example/login) <https://evil.example/auto>',
     );
-    // A cut through an autolink leaves a `<` that opens nothing a reader would take for a link.
-    expect(clip('see <https://evil.example/auto>', 12)).toBe('see ‹https:…');
+    // An autolink cut short is tag-shaped once its scheme is cut.
+    expect(clip('see <https://evil.example/auto>', 12)).toBe('see <https:…');
     expect(clip('see <https://evil.example/auto>', 10)).toBe('see ‹http…');
     // Emoji sequences keep the joiners and selectors that make them one picture.
     expect(clean('👨‍👩‍👧 ❤️')).toBe('👨‍👩‍👧 ❤️');

@@ -116,16 +116,10 @@ export function clip(value: unknown, max = TEXT_CHARS): string {
   const cut = chars
     .slice(0, max - 1)
     .join('')
-    .trimEnd()
-    .replace(UNCLOSED_OPEN, '‹');
-  return `${cut}…`;
+    .trimEnd();
+  // Cleaned again: an autolink cut short (`<https://…>` to `<http…`) is tag-shaped.
+  return `${clean(cut)}…`;
 }
-
-/**
- * The last `<` with no `>` after it: once cut, an autolink (`<https://…>` to `<https:…` or `<http…`)
- * is no link but the start of a tag to an HTML reader, so its `<` goes like any other.
- */
-const UNCLOSED_OPEN = /[<\uFF1C\uFE64](?=[^<>]*$)/u;
 
 /** Whitespace `clip` rewrites: a run of two or more, or any kind but the plain space. */
 const LOOSE_SPACE = /\s\s|[^\S ]/;
