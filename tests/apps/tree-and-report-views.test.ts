@@ -63,9 +63,13 @@ describe('the topic-tree view', () => {
     await frame.getByRole('button', { name: 'Expand all' }).click();
     expect(await frame.locator('details:not([open])').count()).toBe(0);
     await frame.getByRole('button', { name: 'Collapse all' }).click();
-    // As it opens: every tree on its topics.
-    for (const summary of await frame.locator('ul.root > li > details > summary').all())
+    // As it opens: every tree on its topics. Each click waits for the frame to take the view's new
+    // height: a click while the host still resizes it can land where the content was a moment before.
+    for (const summary of await frame.locator('ul.root > li > details > summary').all()) {
+      await settle(view);
       await summary.click();
+    }
+    expect(await frame.locator('ul.root > li > details[open]').count()).toBe(trees.length);
 
     expect(view.requests).toEqual([]);
     expect(view.blocked).toEqual([]);
