@@ -22,17 +22,16 @@ const knownBodies = new WeakMap<Response, { body: string; status: number }>();
 
 /**
  * A JSON answer whose body the compression below takes as it is: reading a body back out of a
- * Response builds a web Response and a ReadableStream around it. It names `Vary: Accept-Encoding`
- * from the start (the answer depends on it, RFC 9110 §12.5.5), so a small one, sent uncompressed, is
- * sent as it is made rather than made again.
+ * Response builds a web Response and a ReadableStream around it.
  */
 export function jsonResponse(body: string, status = 200): Response {
-  const response = new Response(body, { status, headers: KNOWN_HEADERS });
+  const response = new Response(body, { status, headers: { 'content-type': 'application/json' } });
   knownBodies.set(response, { body, status });
   return response;
 }
 
-const KNOWN_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+/** The headers of a known body sent uncompressed to a client that takes compression (RFC 9110 §12.5.5). */
+const SMALL_KNOWN_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'application/json',
   vary: 'Accept-Encoding',
 });
@@ -212,11 +211,16 @@ function negotiate(c: Context, header: string): Negotiated {
  * Response: its headers are known, so the answer is a plain record the adapter writes directly.
  */
 function sendKnown(c: Context, body: string, status: number, coding: Coding): Promise<void> | undefined {
-  // At most 3 bytes a UTF-16 unit: a body this short is under the threshold without counting bytes.
-  if (c.req.method === 'HEAD' || body.length * 3 < COMPRESS_THRESHOLD_BYTES) return;
+  if (c.req.method === 'HEAD') return;
+  // At most 3 bytes a UTF-16 unit: a body this short is small without counting its bytes. Sent as
+  // text with headers shared by every such answer: nothing encoded or copied for it.
+  if (body.length * 3 < COMPRESS_THRESHOLD_BYTES || Buffer.byteLength(body) < COMPRESS_THRESHOLD_BYTES) {
+    c.res = undefined as unknown as Response;
+    c.res = new Response(body, { status, headers: SMALL_KNOWN_HEADERS });
+    return;
+  }
   const bytes = Buffer.from(body);
-  if (bytes.length < COMPRESS_THRESHOLD_BYTES) return;
-  const headers: Record<string, string> = { ...KNOWN_HEADERS, 'content-encoding': coding };
+  const headers: Record<string, string> = { ...SMALL_KNOWN_HEADERS, 'content-encoding': coding };
   return encodeOnce(bytes, coding).then((coded) => {
     c.res = undefined as unknown as Response;
     c.res = new Response(coded, { status, headers });
