@@ -58,6 +58,36 @@ async function toolsList(acceptEncoding: string | null, modern = true) {
   };
 }
 
+/** A 2026-07-28 get_keyword_search, as undici sends it (bodies left as sent). */
+async function getKeywordSearch(args: Record<string, unknown>, acceptEncoding: string | null) {
+  const res = await request(h.mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${access}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'get_keyword_search',
+      ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'get_keyword_search', arguments: args, _meta: META },
+    }),
+  });
+  return {
+    status: res.statusCode,
+    encoding: res.headers['content-encoding'],
+    vary: res.headers.vary,
+    type: res.headers['content-type'],
+    length: res.headers['content-length'],
+    body: Buffer.from(await res.body.arrayBuffer()),
+  };
+}
+
 describe('response compression', () => {
   it('sends JSON as br when the client accepts it, and says so', async () => {
     const plain = await toolsList(null);
@@ -114,31 +144,6 @@ describe('response compression', () => {
   });
 
   it('compresses a tool result, small or large (on the event loop below 64 KB, on the pool above)', async () => {
-    const call = async (id: number, detail: string, acceptEncoding: string | null) => {
-      const res = await request(h.mcpUrl, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${access}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'get_keyword_search',
-          ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 2,
-          method: 'tools/call',
-          params: { name: 'get_keyword_search', arguments: { search_id: id, detail }, _meta: META },
-        }),
-      });
-      return {
-        encoding: res.headers['content-encoding'],
-        vary: res.headers.vary,
-        body: Buffer.from(await res.body.arrayBuffer()),
-      };
-    };
     const client = await connectV2(h.mcpUrl, access);
     const made = await client.callTool({
       name: 'submit_keyword_search',
@@ -147,10 +152,10 @@ describe('response compression', () => {
     await client.close();
     const id = (made.structuredContent as { search_id: number }).search_id;
     for (const detail of ['summary', 'full']) {
-      const plain = await call(id, detail, null);
+      const plain = await getKeywordSearch({ search_id: id, detail }, null);
       expect(plain.encoding).toBeUndefined();
-      const gz = await call(id, detail, 'gzip');
-      const br = await call(id, detail, 'br');
+      const gz = await getKeywordSearch({ search_id: id, detail }, 'gzip');
+      const br = await getKeywordSearch({ search_id: id, detail }, 'br');
       expect([gz.encoding, br.encoding]).toEqual(['gzip', 'br']);
       expect(gz.vary).toMatch(/Accept-Encoding/i);
       expect(gunzipSync(gz.body).toString()).toBe(plain.body.toString());
@@ -167,37 +172,17 @@ describe('response compression', () => {
   });
 
   it('sends a small tool result as made, saying it varies on Accept-Encoding', async () => {
-    const call = async (acceptEncoding: string | null) => {
-      const res = await request(h.mcpUrl, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${access}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'get_keyword_search',
-          ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 4,
-          method: 'tools/call',
-          params: { name: 'get_keyword_search', arguments: { search_id: 987654321 }, _meta: META },
-        }),
-      });
-      const body = Buffer.from(await res.body.arrayBuffer()).toString();
-      return { res, body };
-    };
-    const plain = await call(null);
-    const offered = await call('br, gzip');
-    expect(offered.res.statusCode).toBe(200);
-    expect(offered.res.headers['content-encoding']).toBeUndefined();
-    expect(offered.res.headers.vary).toMatch(/Accept-Encoding/i);
-    expect(offered.res.headers['content-type']).toMatch(/^application\/json/);
-    expect(Number(offered.res.headers['content-length'])).toBe(Buffer.byteLength(offered.body));
+    const unknown = { search_id: 987654321 };
+    const plain = (await getKeywordSearch(unknown, null)).body.toString();
+    const offered = await getKeywordSearch(unknown, 'br, gzip');
+    const text = offered.body.toString();
+    expect(offered.status).toBe(200);
+    expect(offered.encoding).toBeUndefined();
+    expect(offered.vary).toMatch(/Accept-Encoding/i);
+    expect(offered.type).toMatch(/^application\/json/);
+    expect(Number(offered.length)).toBe(offered.body.length);
     expect(offered.body.length).toBeLessThan(1_024);
-    expect(JSON.parse(offered.body).result.isError).toBe(true);
-    expect(offered.body).toBe(plain.body);
+    expect(JSON.parse(text).result.isError).toBe(true);
+    expect(text).toBe(plain);
   });
 });
