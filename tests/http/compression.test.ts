@@ -26,17 +26,25 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
+/** A POST to /mcp's headers, with Accept-Encoding when given and the 2026-07-28 routing headers when given. */
+function mcpHeaders(acceptEncoding: string | null, routing: Record<string, string> = {}) {
+  return {
+    authorization: `Bearer ${access}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
+    ...routing,
+  };
+}
+
 /** A tools/list as the 2026-07-28 era sends it, or as the 2025 era does. */
 async function toolsList(acceptEncoding: string | null, modern = true) {
   const res = await request(h.mcpUrl, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${access}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
-      ...(modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } : {}),
-    },
+    headers: mcpHeaders(
+      acceptEncoding,
+      modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } : {},
+    ),
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -62,15 +70,11 @@ async function toolsList(acceptEncoding: string | null, modern = true) {
 async function getKeywordSearch(args: Record<string, unknown>, acceptEncoding: string | null) {
   const res = await request(h.mcpUrl, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${access}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
+    headers: mcpHeaders(acceptEncoding, {
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'tools/call',
       'mcp-name': 'get_keyword_search',
-      ...(acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding }),
-    },
+    }),
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 2,
