@@ -54,6 +54,29 @@ function completeInBrowser(url: URL): Promise<void> {
   );
 }
 
+/** Waits, a second at most, until two requests in a row (one on each instance) answer the token 401. */
+async function untilBothRefuse(token: string): Promise<void> {
+  const ping = async () =>
+    (
+      await fetch(`${two.proxy.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      })
+    ).status;
+  const deadline = Date.now() + 1_000;
+  let refusedInARow = 0;
+  while (refusedInARow < 2 && Date.now() < deadline) {
+    refusedInARow = (await ping()) === 401 ? refusedInARow + 1 : 0;
+    if (refusedInARow === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(refusedInARow).toBe(2);
+}
+
 describe('the OAuth flow over two instances', () => {
   it('connects, calls a tool and refreshes, every step alternating between the instances', async () => {
     const provider = new MemoryOAuthProvider({
@@ -84,6 +107,9 @@ describe('the OAuth flow over two instances', () => {
       Date.now() - 1000,
       clientId,
     );
+    // Each instance ends its cached lookup when the write's NOTIFY reaches it, milliseconds after the
+    // commit: the client's next request waits until both refuse the old token, as they then would.
+    await untilBothRefuse(provider.savedTokens?.access_token as string);
     const before = provider.savedTokens?.refresh_token;
     await client.ping();
     expect(provider.savedTokens?.refresh_token).not.toBe(before);
