@@ -105,8 +105,6 @@ export function loadStdioConfig(env: NodeJS.ProcessEnv): StdioConfig {
     credentials: { token: e.UPSTREAM_TOKEN ?? null, userId: e.UPSTREAM_USER_ID ?? SANDBOX_USER_ID },
     sandboxSpeed: e.SANDBOX_SPEED,
     logLevel: e.LOG_LEVEL,
-    mcp: {
-      ...toolLimitsFrom(e),
-    },
+    mcp: toolLimitsFrom(e),
   };
 }

@@ -76,17 +76,19 @@ export async function listAppsForWorkspace(db: Store, workspaceId: string): Prom
 
 const NOT_FOUND = 'There is no such connected app, or it was already revoked.';
 
-/** One of the user's own live connected apps (an OAuth grant); another user's, or none, is a 404. */
-async function ownLiveApp(tx: Store, userId: string, grantId: string) {
+/**
+ * A live connected app (an OAuth grant) of the person's own (`userId`) or made in the workspace
+ * (`workspaceId`); anything else, or none, is a 404.
+ */
+async function liveApp(tx: Store, grantId: string, within: { userId: string } | { workspaceId: string }) {
   const { oauthGrants } = tx.t;
+  const owner =
+    'userId' in within
+      ? eq(oauthGrants.userId, within.userId)
+      : eq(oauthGrants.workspaceId, within.workspaceId);
   const row = await first(
     query(tx).where(
-      and(
-        eq(oauthGrants.id, grantId),
-        eq(oauthGrants.userId, userId),
-        eq(oauthGrants.kind, 'oauth'),
-        isNull(oauthGrants.revokedAt),
-      ),
+      and(eq(oauthGrants.id, grantId), owner, eq(oauthGrants.kind, 'oauth'), isNull(oauthGrants.revokedAt)),
     ),
   );
   if (!row) deny(404, NOT_FOUND);
@@ -96,7 +98,7 @@ async function ownLiveApp(tx: Store, userId: string, grantId: string) {
 /** Revokes one of the user's own grants; another user's grant id is "not found". */
 export function revokeOwnApp(db: Store, userId: string, grantId: string): Promise<Outcome<ConnectedApp>> {
   return inTransaction(db, async (tx) => {
-    const row = await ownLiveApp(tx, userId, grantId);
+    const row = await liveApp(tx, grantId, { userId });
     await revokeGrant(tx, grantId, 'revoked_by_user');
     return view(row);
   });
@@ -110,19 +112,8 @@ export function revokeWorkspaceApp(
   grantId: string,
 ): Promise<Outcome<ConnectedApp>> {
   return inTransaction(db, async (tx) => {
-    const { oauthGrants } = tx.t;
     await actorIn(tx, workspaceId, actorId, 'admin');
-    const row = await first(
-      query(tx).where(
-        and(
-          eq(oauthGrants.id, grantId),
-          eq(oauthGrants.workspaceId, workspaceId),
-          eq(oauthGrants.kind, 'oauth'),
-          isNull(oauthGrants.revokedAt),
-        ),
-      ),
-    );
-    if (!row) deny(404, NOT_FOUND);
+    const row = await liveApp(tx, grantId, { workspaceId });
     await revokeGrant(tx, grantId, row.userId === actorId ? 'revoked_by_user' : 'revoked_by_admin');
     return view(row);
   });
@@ -141,7 +132,7 @@ export function setAppToolsets(
 ): Promise<Outcome<ConnectedApp>> {
   return inTransaction(db, async (tx) => {
     const { oauthGrants, consents } = tx.t;
-    const row = await ownLiveApp(tx, userId, grantId);
+    const row = await liveApp(tx, grantId, { userId });
     if (choice.toolsets === '') deny(400, 'Tick at least one toolset, or disconnect the app.', 'toolsets');
     await tx.orm.update(oauthGrants).set(choice).where(eq(oauthGrants.id, grantId));
     await tx.orm

@@ -153,10 +153,7 @@ export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: strin
   switch (row.kind) {
     case 'tool_call':
       if (row.status === 'refused') return `Refused ${row.tool ?? 'a tool call'}: ${refusalWords(d)}.`;
-      // A task's repeated reads after the minute's first (src/audit/repeated-reads.ts).
-      if (typeof d.reads === 'number')
-        return `Called ${row.tool ?? 'a tool'} ${plural(d.reads, 'more time', 'more times')} that minute${row.status === 'ok' || row.status === null ? '' : ` (${statusWords(row.status).toLowerCase()})`}.`;
-      return `Called ${row.tool ?? 'a tool'}${row.status === 'ok' || row.status === null ? '' : ` (${statusWords(row.status).toLowerCase()})`}.`;
+      return `Called ${row.tool ?? 'a tool'}${repeatedWords(d)}${callStatusWords(row.status)}.`;
     case 'webhook_changed':
       return `Changed the team webhook from ${typeof d.from === 'string' ? d.from : 'none'} to ${typeof d.to === 'string' ? d.to : 'none'}.`;
     case 'team_settings_changed':
@@ -281,4 +278,14 @@ export function describeAuditEvent(row: DescribableEvent, nameOf: (userId: strin
 /** "a", "a and b", "a, b and c". */
 function listWords(items: string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** A task's repeated reads after the minute's first, counted in one row (src/audit/repeated-reads.ts). */
+function repeatedWords(d: Record<string, unknown>): string {
+  return typeof d.reads === 'number' ? ` ${plural(d.reads, 'more time', 'more times')} that minute` : '';
+}
+
+/** A call's outcome after its name: nothing for a success. */
+function callStatusWords(status: string | null): string {
+  return status === 'ok' || status === null ? '' : ` (${statusWords(status).toLowerCase()})`;
 }
