@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { EVERYTHING, type OpenStore, openPostgresStore } from '../../src/db/store/index.js';
 import { asTestServer, type Gateway, spawnGateway } from './gateway.js';
 import { freshPostgresDatabase, type TestDatabase } from './postgres.js';
@@ -77,4 +78,34 @@ export async function startTwoInstances(): Promise<TwoInstances> {
       dir.remove();
     },
   };
+}
+
+/** A 2025-era ping to one instance (or the balancer) with `token`: the HTTP status it answers. */
+export async function pingStatus(baseUrl: string, token: string): Promise<number> {
+  const res = await fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/**
+ * Waits, a second at most, until `ping` answers 401: another instance's cached bearer lookup ends when
+ * the revoking commit's NOTIFY is delivered to it, milliseconds later, not in the same instant.
+ */
+export async function untilRefused(ping: () => Promise<number>): Promise<void> {
+  const deadline = Date.now() + 1_000;
+  let status = await ping();
+  while (status !== 401 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    status = await ping();
+  }
+  expect(status).toBe(401);
 }

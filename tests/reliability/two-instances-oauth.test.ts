@@ -5,7 +5,7 @@ import { createUser } from '../../src/accounts/users.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { completeInBrowser as completeInBrowserAs } from '../helpers/consent-in-browser.js';
 import { CallbackServer, MemoryOAuthProvider } from '../helpers/oauth-provider.js';
-import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
+import { pingStatus, startTwoInstances, type TwoInstances, untilRefused } from '../helpers/two-instances.js';
 
 /**
  * The SDK's own client (v2) and its OAuth provider, with headless Chromium doing the person's clicks,
@@ -54,29 +54,6 @@ function completeInBrowser(url: URL): Promise<void> {
   );
 }
 
-/** Waits, a second at most, until two requests in a row (one on each instance) answer the token 401. */
-async function untilBothRefuse(token: string): Promise<void> {
-  const ping = async () =>
-    (
-      await fetch(`${two.proxy.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${token}`,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-      })
-    ).status;
-  const deadline = Date.now() + 1_000;
-  let refusedInARow = 0;
-  while (refusedInARow < 2 && Date.now() < deadline) {
-    refusedInARow = (await ping()) === 401 ? refusedInARow + 1 : 0;
-    if (refusedInARow === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  expect(refusedInARow).toBe(2);
-}
-
 describe('the OAuth flow over two instances', () => {
   it('connects, calls a tool and refreshes, every step alternating between the instances', async () => {
     const provider = new MemoryOAuthProvider({
@@ -109,7 +86,8 @@ describe('the OAuth flow over two instances', () => {
     );
     // Each instance ends its cached lookup when the write's NOTIFY reaches it, milliseconds after the
     // commit: the client's next request waits until both refuse the old token, as they then would.
-    await untilBothRefuse(provider.savedTokens?.access_token as string);
+    const expired = provider.savedTokens?.access_token as string;
+    for (const instance of two.instances) await untilRefused(() => pingStatus(instance.url, expired));
     const before = provider.savedTokens?.refresh_token;
     await client.ping();
     expect(provider.savedTokens?.refresh_token).not.toBe(before);

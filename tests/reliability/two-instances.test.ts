@@ -17,7 +17,7 @@ import type { Json } from '../helpers/harness.js';
 import { freshAddress, registerClient } from '../helpers/oauth-http.js';
 import { callTool, getTask, untilEnded } from '../helpers/tasks.js';
 import { ageTokenFamily } from '../helpers/token-checks.js';
-import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
+import { pingStatus, startTwoInstances, type TwoInstances, untilRefused } from '../helpers/two-instances.js';
 
 const PASSWORD = 'correct horse battery staple';
 const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
@@ -39,20 +39,6 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_0
     if (ok(v) || Date.now() > end) return v;
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/**
- * Waits, a second at most, until `ping` answers 401: another instance's cached bearer lookup ends when
- * the revoking commit's NOTIFY is delivered to it, milliseconds later, not in the same instant.
- */
-async function untilRefused(ping: () => Promise<number>): Promise<void> {
-  const deadline = Date.now() + 1_000;
-  let status = await ping();
-  while (status !== 401 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    status = await ping();
-  }
-  expect(status).toBe(401);
 }
 
 function mcp(token: string, body: unknown, signal?: AbortSignal) {
@@ -274,20 +260,7 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
     );
     const { accessToken } = await issueTestToken(two.view, { upstreamToken: null, clientId });
     const [a, b] = two.instances as [Gateway, Gateway];
-    const ping = async (instance: Gateway) => {
-      const res = await fetch(`${instance.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${accessToken}`,
-          'mcp-protocol-version': '2025-06-18',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-      });
-      await res.arrayBuffer();
-      return res.status;
-    };
+    const ping = (instance: Gateway) => pingStatus(instance.url, accessToken);
     // A answers from memory after the first lookup (the bearer check's cache, a few seconds).
     expect(await ping(a)).toBe(200);
     expect(await ping(a)).toBe(200);
@@ -326,20 +299,7 @@ describe('two instances behind a round-robin balancer, one PostgreSQL database',
       if (!made.ok) throw new Error(made.message);
       return made.value;
     };
-    const ping = async (instance: Gateway, token: string) => {
-      const res = await fetch(`${instance.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${token}`,
-          'mcp-protocol-version': '2025-06-18',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-      });
-      await res.arrayBuffer();
-      return res.status;
-    };
+    const ping = (instance: Gateway, token: string) => pingStatus(instance.url, token);
     const both = async (token: string) => Promise.all(two.instances.map((g) => ping(g, token)));
     const revoked = await make('revoked on the page');
     expect(await both(revoked.token)).toEqual([200, 200]);
