@@ -88,7 +88,8 @@ export function tokenResponse(
 }
 
 /**
- * Exchanges a claimed code for tokens: the (user, client, workspace) grant is created, or renewed when
+ * Exchanges a claimed code for tokens (in the transaction that claimed it, when called in one): the
+ * (user, client, workspace) grant is created, or renewed when
  * it is already live (its scopes become the union with the code's), and a new token family starts in
  * it with the code's scopes. One statement decides which (INSERT … ON CONFLICT on the partial unique
  * index, which also locks the row for the union), so two devices authorizing at the same moment share
@@ -100,7 +101,7 @@ export function issueGrantForCode(
   accessTtlMs: number,
   now = Date.now(),
 ): Promise<IssuedTokens> {
-  return db.transaction(async (tx) => {
+  return atomically(db, async (tx) => {
     const { oauthGrants, oauthCodes } = tx.t;
     const candidateId = newId();
     const [grant] = await tx.orm

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { atomically } from '../db/store/index.js';
 import type { AppEnv } from '../http/env.js';
 import { metrics } from '../metrics/index.js';
 import { authenticateClient } from './client-auth.js';
@@ -106,39 +107,32 @@ async function exchangeCode(
   if (resource !== undefined && !resourceView(resource, row.resource)) {
     throw new OAuthError('invalid_target', 'The resource does not match the one that was authorized.');
   }
-  if (!(await claimCode(deps.db, row.codeHash, now))) {
+  // Claimed and exchanged in one transaction: whoever sees the code used also sees what it issued. A
+  // concurrent exchange of the same code waits for this one's commit and then finds it used.
+  const issued = await atomically(deps.db, async (tx) =>
+    (await claimCode(tx, row.codeHash, now)) ? issueGrantForCode(tx, row, accessTtlMs(deps), now) : null,
+  );
+  if (!issued) {
     // Lost a race with a concurrent exchange of the same code: this one is its replay.
     await revokeWhatTheCodeIssued(deps, code, now);
     throw new OAuthError('invalid_grant', 'The authorization code was already used.');
   }
-  return issueGrantForCode(deps.db, row, accessTtlMs(deps), now);
+  return issued;
 }
 
-/** How long a replay waits for the exchange that used the code to record what it issued. */
-const REPLAY_WAITS_FOR_ISSUE_MS = 2_000;
-
 /**
- * RFC 6749 §4.1.2: a code used twice revokes the tokens it issued (their family). The exchange that
- * used it may still be issuing them (a client that double-submits sends both at once), so a replay
- * waits, a bounded moment, for the code to name its grant; a code burned by a wrong verifier never
- * does, and issued nothing.
+ * RFC 6749 §4.1.2: a code used twice revokes the tokens it issued (their family). A code burned by a
+ * wrong verifier issued nothing.
  */
 async function revokeWhatTheCodeIssued(deps: OAuthDeps, code: string, now: number): Promise<void> {
-  const deadline = Date.now() + REPLAY_WAITS_FOR_ISSUE_MS;
-  for (;;) {
-    const row = await findCode(deps.db, code);
-    if (row?.grantId && row.familyId) {
-      await revokeFamily(
-        deps.db,
-        { grantId: row.grantId, familyId: row.familyId },
-        'authorization_code_replay',
-        now,
-      );
-      return;
-    }
-    if (!row || Date.now() >= deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const row = await findCode(deps.db, code);
+  if (!row?.grantId || !row.familyId) return;
+  await revokeFamily(
+    deps.db,
+    { grantId: row.grantId, familyId: row.familyId },
+    'authorization_code_replay',
+    now,
+  );
 }
 
 async function refresh(
