@@ -114,6 +114,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
   };
   const taskAudits = batchedToolCallAuditor(deps.db, logger);
   const taskReads = repeatedReadsAuditor(taskAudits, { windowMs: options.taskReadWindowMs });
+  const countedReads = toolCallSeries('tasks/get', 'ok');
   const tasks = new Tasks({
     db: deps.db,
     secrets: deps.secrets,
@@ -126,7 +127,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     },
     countRead: (task, durationMs) => {
       if (!taskReads.count(task, durationMs)) return false;
-      toolCallSeries('tasks/get', 'ok').inc();
+      countedReads.inc();
       return true;
     },
     serverInfo: SERVER_INFO,

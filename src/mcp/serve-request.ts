@@ -7,7 +7,7 @@ import type { CompiledTool } from './catalog/catalog.js';
 import type { CompiledCatalog } from './catalog/compiled-catalog.js';
 import { PerRequestServers } from './per-request-server.js';
 import type { SdkBypass } from './sdk-bypass/bypass.js';
-import { type BypassMode, decide, type RequestFacts } from './sdk-bypass/paths.js';
+import { type BypassMode, decide, type RequestFacts, taskGetPath } from './sdk-bypass/paths.js';
 import type { ToolsListCache } from './sdk-bypass/tools-list-cache.js';
 import { requiredScopeForTool, toolByName } from './tools/index.js';
 
@@ -23,7 +23,8 @@ export interface RequestServerParts {
 }
 
 /**
- * Serves one checked request: a tools/list replayed from the cache, a tools/call by the path
+ * Serves one checked request: a plain tasks/get from the task it reads, a tools/list replayed from the
+ * cache, a tools/call by the path
  * ./sdk-bypass/paths.ts:decide picks, anything else by the SDK with every tool the caller may list.
  */
 export function requestServer(parts: RequestServerParts) {
@@ -35,6 +36,8 @@ export function requestServer(parts: RequestServerParts) {
     caller: Caller | undefined,
     outgoing: ServerResponse | undefined,
   ): Promise<Response> => {
+    const taskGet = taskGetPath(request, body, parts.tasks, parts.mode);
+    if (taskGet) return parts.bypass.taskGet(taskGet, caller);
     const reach = reachOfAuth(authInfo);
     if (body === undefined)
       return servers.serve(request, authInfo, undefined, {

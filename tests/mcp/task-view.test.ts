@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRow } from '../../src/mcp/tasks/task-store.js';
-import { taskGetJson, taskView } from '../../src/mcp/tasks/task-view.js';
+import { taskGetFields, taskView } from '../../src/mcp/tasks/task-view.js';
 
 const working: TaskRow = {
   id: 'hash',
@@ -44,6 +44,6 @@ describe('a tasks/get result as text', () => {
     ['cancelled', { ...working, status: 'cancelled', statusMessage: 'Cancelled.' }, 3_000],
   ] as const)('%s is the view written by JSON.stringify', (_label, row, pollMs) => {
     const taskId = 'sim_tk_abc-"def"';
-    expect(taskGetJson(taskId, row, pollMs)).toBe(expected(taskId, row, pollMs));
+    expect(`{${taskGetFields(taskId, row, pollMs)}}`).toBe(expected(taskId, row, pollMs));
   });
 });

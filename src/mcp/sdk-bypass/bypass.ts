@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { MemberCaller } from '../auth/caller.js';
+import type { Caller, MemberCaller } from '../auth/caller.js';
 import { DirectCalls } from './direct-call.js';
 import type { Decision, RequestFacts } from './paths.js';
 import { TaskCalls, type TaskCallsDeps } from './task-call.js';
+import type { PlainTaskGet } from './task-wire.js';
 import { WaitingCalls } from './waiting-call.js';
 import { DirectWaitingCall, type DirectWaitingDeps } from './waiting-direct.js';
 
@@ -25,6 +26,11 @@ export class SdkBypass {
     this.tasks = deps.tasks ? new TaskCalls({ ...deps, tasks: deps.tasks }) : null;
   }
 
+  /** A plain tasks/get (./paths.ts:taskGetPath found one, so this server keeps tasks). */
+  taskGet(get: PlainTaskGet, caller: Caller | undefined): Response | Promise<Response> {
+    return (this.tasks as TaskCalls).get(get, caller);
+  }
+
   /**
    * `facts.def` and `facts.tool` are set: ./paths.ts:decide chose a bypass path only for a tools/call of a
    * known tool. `outgoing` is Node's response, which a plain waiting call writes its event stream to.
@@ -35,7 +41,6 @@ export class SdkBypass {
     authInfo: AuthInfo,
     outgoing: ServerResponse | undefined,
   ): Promise<Response> {
-    if (decision.path === 'task-get') return (this.tasks as TaskCalls).get(decision.get, facts.caller);
     const def = facts.def as NonNullable<RequestFacts['def']>;
     const tool = facts.tool as NonNullable<RequestFacts['tool']>;
     const { request, body: parsedBody } = facts;

@@ -1,12 +1,12 @@
 import {
   type CallToolResult,
-  classifyInboundRequest,
   isJsonContentType,
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../catalog/catalog.js';
 import type { ToolDef } from '../tools/types.js';
+import { eraOf, MODERN_REVISION } from './era.js';
 import { outputCheckFor } from './output-check.js';
 
 /*
@@ -15,9 +15,6 @@ import { outputCheckFor } from './output-check.js';
  * (responseText). ./direct-call.ts answers calls that do not wait with it, ./waiting-direct.ts calls
  * that wait; tests/mcp/direct-wire.test.ts and waiting-wire*.test.ts hold both to the SDK's bytes.
  */
-
-/** The one 2026-07-28-era revision this SDK serves (SUPPORTED_MODERN_PROTOCOL_VERSIONS). */
-export const MODERN_REVISION = '2026-07-28';
 
 /** The 2026-07-28 envelope keys a tools/call may carry in `_meta` (beside a progress token). */
 export const ENVELOPE_KEYS = new Set([
@@ -43,49 +40,6 @@ export const isId = (value: unknown): value is string | number =>
 /** RFC 9110 §5.6.3 optional whitespace trimmed, as the SDK reads its standard headers. */
 export const withoutOws = (value: string | null) =>
   value === null ? null : value.replace(/^[ \t]+|[ \t]+$/g, '');
-
-/** The SDK classifier's verdicts on the calls plainToolCall lets through, by what they depend on. */
-const verdicts = new Map<string, 'modern' | 'legacy' | null>();
-const VERDICTS_KEPT = 1_000;
-
-/**
- * The era the SDK's own classifier (classifyInboundRequest) gives a tools/call of the shape
- * plainToolCall checks (or a tasks/get of the shape ./task-wire.ts:plainTaskGet checks): 'modern' for a 2026-07-28 request of a revision this SDK serves, 'legacy' for a
- * 2025-era request without a claim, null for anything else (a rejection, another route). For such a
- * body its verdict depends only on the standard headers and the envelope: the JSON-RPC shape, the id,
- * the arguments and a (valid) progress token it checks are the same for all of them. So it is asked once
- * per distinct (headers, envelope), with a body of that shape, and remembered: a client sends the same
- * envelope with every call, and classifying costs zod parses (two of them failing) each time.
- */
-export function eraOf(
-  versionHeader: string | null,
-  methodHeader: string | null,
-  envelope: Record<string, unknown> | null,
-  method: 'tools/call' | 'tasks/get' = 'tools/call',
-): 'modern' | 'legacy' | null {
-  const key = JSON.stringify([versionHeader, methodHeader, envelope, method]);
-  const known = verdicts.get(key);
-  if (known !== undefined) return known;
-  const params: Record<string, unknown> = method === 'tools/call' ? { name: 'tool' } : { taskId: 'task' };
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    body: {
-      jsonrpc: '2.0',
-      id: 0,
-      method,
-      params: envelope === null ? params : { ...params, _meta: envelope },
-    },
-    ...(versionHeader === null ? {} : { protocolVersionHeader: versionHeader }),
-    ...(methodHeader === null ? {} : { mcpMethodHeader: methodHeader }),
-  });
-  let verdict: 'modern' | 'legacy' | null = null;
-  if (route.kind === 'modern' && route.messageKind === 'request')
-    verdict = route.classification.revision === MODERN_REVISION ? 'modern' : null;
-  else if (route.kind === 'legacy' && route.reason === 'no-claim') verdict = 'legacy';
-  if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
-  verdicts.set(key, verdict);
-  return verdict;
-}
 
 /**
  * A single tools/call of a known tool that the SDK would serve like any other, with nothing the direct

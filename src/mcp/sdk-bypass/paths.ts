@@ -57,7 +57,6 @@ export interface RequestFacts {
 /** The decision, and the plain call the direct paths answer (parsed once, here). */
 export type Decision =
   | { path: 'direct-call' | 'waiting-direct' | 'task-create'; call: PlainCall }
-  | { path: 'task-get'; get: PlainTaskGet }
   | { path: 'waiting-framed' }
   | { path: 'sdk' | 'sdk-one-tool' | 'sdk-refusal' };
 
@@ -74,7 +73,9 @@ export type Decision =
  * | granted, not plain, waits                        | waiting-framed | waiting-framed | sdk-one-tool |
  * | granted, not plain, does not wait                | sdk-one-tool   | sdk-one-tool   | sdk-one-tool |
  * | granted long work, plain 2026-07-28, tasks declared by a member | task-create | task-create | task-create |
- * | a plain tasks/get                                | task-get       | sdk            | sdk          |
+ *
+ * A plain tasks/get is the table's first row, taken before the request's other facts are gathered
+ * (taskGetPath below): `task-get` in `full`, `sdk` in the other modes.
  *
  * "Plain" is ./direct-wire.ts:plainToolCall's verdict, and a tool whose arguments the SDK mirrors into
  * headers (SEP-2243 `x-mcp-header`, which the bypass does not check) is never plain. A call "waits" when
@@ -82,10 +83,6 @@ export type Decision =
  */
 export function decide(facts: RequestFacts, mode: BypassMode): Decision {
   const { def, tool } = facts;
-  if (facts.tasks && mode === 'full' && (facts.body as { method?: unknown } | null)?.method === 'tasks/get') {
-    const get = plainTaskGet(facts.request, facts.body);
-    if (get) return { path: 'task-get', get };
-  }
   if (!def || !tool || (!facts.refusal && !facts.granted)) return { path: 'sdk' };
   // A task in every mode: it is this server's feature, not a copy of the SDK's answer.
   if (
@@ -106,6 +103,21 @@ export function decide(facts: RequestFacts, mode: BypassMode): Decision {
   if (!waits) return call ? { path: 'direct-call', call } : { path: fallback };
   if (call && mode === 'full') return { path: 'waiting-direct', call };
   return { path: 'waiting-framed' };
+}
+
+/**
+ * The `task-get` path: a plain tasks/get when this server keeps tasks and the mode is `full`, else null.
+ * Every working task's client repeats this request, so the handler asks it first, before the listing's
+ * cache key and the tool call's facts, which it does not need.
+ */
+export function taskGetPath(
+  request: Request,
+  body: unknown,
+  tasks: boolean,
+  mode: BypassMode,
+): PlainTaskGet | null {
+  if (!tasks || mode !== 'full' || (body as { method?: unknown } | null)?.method !== 'tasks/get') return null;
+  return plainTaskGet(request, body);
 }
 
 const mirroring = new WeakMap<CompiledTool, boolean>();

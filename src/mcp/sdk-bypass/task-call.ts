@@ -5,7 +5,7 @@ import type { CallEnv } from '../catalog/call-env.js';
 import { AdmittedCall, admit } from '../catalog/execute.js';
 import { toCallToolResult } from '../catalog/outcome.js';
 import type { CatalogDeps, ToolOutcome } from '../catalog/types.js';
-import type { Tasks } from '../tasks/tasks.js';
+import type { FoundTask, Tasks } from '../tasks/tasks.js';
 import { startWork, waitLimit } from '../tools/long-work.js';
 import type { LongWork, ToolDef } from '../tools/types.js';
 import { ClientLeft } from '../waiting/stop-reasons.js';
@@ -76,10 +76,17 @@ export class TaskCalls {
     }
   }
 
-  async get(plain: PlainTaskGet, caller: Caller | undefined): Promise<Response> {
-    const found = await this.deps.tasks.get(caller, plain.taskId);
+  /** A plain tasks/get's answer: at once when this instance runs the task (../tasks/tasks.ts:get). */
+  get(plain: PlainTaskGet, caller: Caller | undefined): Response | Promise<Response> {
+    const found = this.deps.tasks.get(caller, plain.taskId);
+    return found instanceof Promise
+      ? found.then((f) => this.taskAnswer(plain, f))
+      : this.taskAnswer(plain, found);
+  }
+
+  private taskAnswer(plain: PlainTaskGet, found: FoundTask | null): Response {
     if (!found) return jsonResponse(taskNotFoundText(plain.id));
-    return jsonResponse(taskGetText(plain.id, found.json, this.deps.serverInfo));
+    return jsonResponse(taskGetText(plain.id, found.fields, this.deps.serverInfo));
   }
 
   /** A tools/call answered with a tool result (JSON on 2026-07-28, as the SDK writes it). */

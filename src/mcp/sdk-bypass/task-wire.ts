@@ -1,7 +1,8 @@
 import { isJsonContentType, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import { TASK_NOT_FOUND } from '../tasks/sdk-methods.js';
 import type { TaskView } from '../tasks/task-view.js';
-import { ENVELOPE_KEYS, eraOf, isId, isRecord, MODERN_REVISION, withoutOws } from './direct-wire.js';
+import { ENVELOPE_KEYS, isId, isRecord, withoutOws } from './direct-wire.js';
+import { eraOf, MODERN_REVISION } from './era.js';
 
 /**
  * The wire of the tasks extension where the bypass answers it: a plain tasks/get (the request every
@@ -54,24 +55,27 @@ function metaText(serverInfo: { name: string; version: string }): string {
   return text;
 }
 
-/** A result's JSON (an object, as text) with `resultType` and the server's identity, as the SDK encodes it. */
+/**
+ * A result's members (JSON text without the braces) with `resultType` and the server's identity, as the
+ * SDK encodes it. One template: the answer's text is then flattened once, when it is written.
+ */
 function resultText(
-  json: string,
+  fields: string,
   resultType: 'complete' | 'task',
   id: string | number,
   serverInfo: { name: string; version: string },
 ): string {
-  const head = json === '{}' ? '{' : `${json.slice(0, -1)},`;
-  return `{"result":${head}"resultType":"${resultType}","_meta":${metaText(serverInfo)}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  const comma = fields === '' ? '' : ',';
+  return `{"result":{${fields}${comma}"resultType":"${resultType}","_meta":${metaText(serverInfo)}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }
 
 /** A tasks/get answer: the task's view (with its stored result spliced in, ../tasks/task-view.ts). */
 export function taskGetText(
   id: string | number,
-  viewJson: string,
+  viewFields: string,
   serverInfo: { name: string; version: string },
 ): string {
-  return resultText(viewJson, 'complete', id, serverInfo);
+  return resultText(viewFields, 'complete', id, serverInfo);
 }
 
 /** The CreateTaskResult of a tools/call (SEP-2663 "Task Creation"): the task's view, `resultType: "task"`. */
@@ -80,7 +84,7 @@ export function createTaskText(
   view: TaskView,
   serverInfo: { name: string; version: string },
 ): string {
-  return resultText(JSON.stringify(view), 'task', id, serverInfo);
+  return resultText(JSON.stringify(view).slice(1, -1), 'task', id, serverInfo);
 }
 
 /** The same error for an unknown id, another caller's task and an expired one (-32602). */

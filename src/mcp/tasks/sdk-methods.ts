@@ -25,7 +25,7 @@ export function registerTaskMethods(server: McpServer, tasks: Tasks): void {
   low.setRequestHandler('tasks/get', taskIdParams, async (params, ctx) => {
     const found = await tasks.get(callerOf(ctx), params.taskId);
     if (!found) throw notFound();
-    return JSON.parse(found.json) as Record<string, unknown>;
+    return JSON.parse(`{${found.fields}}`) as Record<string, unknown>;
   });
   low.setRequestHandler('tasks/cancel', taskIdParams, async (params, ctx) => {
     if (!(await tasks.cancel(callerOf(ctx), params.taskId))) throw notFound();

@@ -8,6 +8,7 @@ import type { CatalogDeps, ToolOutcome } from '../catalog/types.js';
 import { withReuseNotice } from '../tools/long-work.js';
 import type { LongWork, ProgressUpdate, Settled, StartedJob, ToolContext, ToolDef } from '../tools/types.js';
 import { credentialScope } from '../waiting/wait.js';
+import { sharedJobKey } from '../waiting/wait-scheduler.js';
 import { endedMessage, taskResult, workingMessage } from './task-result.js';
 import type { TaskRow, TaskStore } from './task-store.js';
 import { pollIntervalMs } from './task-view.js';
@@ -41,8 +42,7 @@ export class RunningTask {
   lastWrite = 0;
   reports = 0;
   /** The scheduler's key of its job (../waiting/wait-scheduler.ts:plannedPoll), made once. */
-  readonly scope: string;
-  readonly jobKey: string;
+  readonly sharedKey: string;
 
   constructor(
     public row: TaskRow,
@@ -51,8 +51,7 @@ export class RunningTask {
     readonly args: Record<string, unknown>,
     readonly creds: UpstreamCredentials,
   ) {
-    this.scope = credentialScope(creds);
-    this.jobKey = `${row.jobKind}:${row.jobId}`;
+    this.sharedKey = sharedJobKey(credentialScope(creds), `${row.jobKind}:${row.jobId}`);
   }
 }
 
@@ -103,7 +102,7 @@ export class TaskRunner {
 
   /** How long this task's clients should wait before polling again. */
   pollInterval(task: RunningTask): number {
-    const planned = this.deps.catalog.waits.plannedPoll(task.scope, task.jobKey);
+    const planned = this.deps.catalog.waits.plannedPoll(task.sharedKey);
     return pollIntervalMs(planned ?? null, this.now(), this.deps.catalog.options.pollMaxMs);
   }
 

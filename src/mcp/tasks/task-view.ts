@@ -47,12 +47,13 @@ export function taskView(taskId: string, row: TaskRow, pollMs: number | null): T
 const middles = new WeakMap<TaskRow, string>();
 
 /**
- * A tasks/get result as JSON text, without its envelope: the text of JSON.stringify(taskView(...)),
- * with the stored result spliced in as stored (it was written by JSON.stringify, so parsing and
- * writing it again gives the same text). Every working task's client repeats this read, and only the
- * task id and the poll interval change between two reads of one row: the rest is written once per row.
+ * A tasks/get result's members as JSON text, without the braces around them (the answer's envelope is
+ * written around them in one piece, ../sdk-bypass/task-wire.ts): the text of JSON.stringify(taskView(...)),
+ * with the stored result spliced in as stored (it was written by JSON.stringify, so parsing and writing
+ * it again gives the same text). Every working task's client repeats this read, and only the task id
+ * and the poll interval change between two reads of one row: the rest is written once per row.
  */
-export function taskGetJson(taskId: string, row: TaskRow, pollMs: number | null): string {
+export function taskGetFields(taskId: string, row: TaskRow, pollMs: number | null): string {
   let middle = middles.get(row);
   if (middle === undefined) {
     const { taskId: _id, pollIntervalMs: _poll, ...rest } = taskView('', row, null);
@@ -60,7 +61,6 @@ export function taskGetJson(taskId: string, row: TaskRow, pollMs: number | null)
     middles.set(row, middle);
   }
   const poll = row.status === 'working' && pollMs !== null ? `,"pollIntervalMs":${pollMs}` : '';
-  const head = `{"taskId":${JSON.stringify(taskId)},${middle}${poll}`;
-  if (row.status !== 'completed' || row.result === null) return `${head}}`;
-  return `${head},"result":${row.result}}`;
+  const result = row.status === 'completed' && row.result !== null ? `,"result":${row.result}` : '';
+  return `"taskId":${JSON.stringify(taskId)},${middle}${poll}${result}`;
 }

@@ -12,7 +12,7 @@ import { jobName } from '../tools/long-work.js';
 import type { Reused, StartedJob, ToolDef } from '../tools/types.js';
 import { RunningTask, TaskRunner } from './task-runner.js';
 import { type TaskRow, TaskStore } from './task-store.js';
-import { pollIntervalMs, type TaskView, taskGetJson, taskView } from './task-view.js';
+import { pollIntervalMs, type TaskView, taskGetFields, taskView } from './task-view.js';
 
 export interface TasksDeps {
   db: Store;
@@ -44,9 +44,12 @@ function newTaskId(): string {
   return `sim_tk_${randomBytes(32).toString('base64url')}`;
 }
 
-/** What a task's reader is told: the tasks/get result as JSON text (./task-view.ts:taskGetJson). */
+/** Task ids whose hashes are remembered: more than the working tasks one instance is polled for. */
+const ID_HASHES_KEPT = 10_000;
+
+/** What a task's reader is told: the tasks/get result's members as JSON text (./task-view.ts:taskGetFields). */
 export interface FoundTask {
-  json: string;
+  fields: string;
 }
 
 /**
@@ -60,6 +63,7 @@ export class Tasks {
   readonly store: TaskStore;
   readonly runner: TaskRunner;
   private readonly now: () => number;
+  private readonly idHashes = new Map<string, string>();
 
   constructor(private readonly deps: TasksDeps) {
     this.now = deps.now ?? Date.now;
@@ -134,25 +138,51 @@ export class Tasks {
     return taskView(taskId, row, this.runner.pollInterval(task));
   }
 
-  /** tasks/get: the caller's task, or null for anything else (audited either way). */
-  async get(caller: Caller | undefined, taskId: string): Promise<FoundTask | null> {
+  /**
+   * tasks/get: the caller's task, or null for anything else (audited either way). The answer itself,
+   * not a promise, when this instance runs the task: every working task's client repeats this read.
+   */
+  get(caller: Caller | undefined, taskId: string): FoundTask | null | Promise<FoundTask | null> {
     const started = performance.now();
-    const idHash = hashToken(taskId);
+    const idHash = this.idHash(taskId);
     const local = this.runner.local(idHash);
-    const row = local?.row ?? (await this.store.read(idHash));
-    const now = this.now();
-    if (!row || !ownedBy(row, caller) || row.expiresAt < now) {
+    if (local) return this.found(caller, taskId, idHash, local.row, started, this.runner.pollInterval(local));
+    return this.store.read(idHash).then((row) => {
+      const now = this.now();
+      const pollMs = row ? pollIntervalMs(row.nextPollAt, now, this.deps.catalog.options.pollMaxMs) : null;
+      const found = this.found(caller, taskId, idHash, row, started, pollMs);
+      // Its instance stopped without handing it over: take it over here, without making the reader wait.
+      if (found && row?.status === 'working' && row.leaseUntil < now) void this.runner.claim(row);
+      return found;
+    });
+  }
+
+  private found(
+    caller: Caller | undefined,
+    taskId: string,
+    idHash: string,
+    row: TaskRow | undefined,
+    started: number,
+    pollMs: number | null,
+  ): FoundTask | null {
+    if (!row || !ownedBy(row, caller) || row.expiresAt < this.now()) {
       this.audit(caller, 'tasks/get', 'not_found', started);
       return null;
     }
-    // Its instance stopped without handing it over: take it over here, without making the reader wait.
-    if (!local && row.status === 'working' && row.leaseUntil < now) void this.runner.claim(row);
-    const pollMs = local
-      ? this.runner.pollInterval(local)
-      : pollIntervalMs(row.nextPollAt, now, this.deps.catalog.options.pollMaxMs);
     if (!this.deps.countRead(idHash, performance.now() - started))
       this.audit(caller, 'tasks/get', 'ok', started, row, idHash);
-    return { json: taskGetJson(taskId, row, pollMs) };
+    return { fields: taskGetFields(taskId, row, pollMs) };
+  }
+
+  /** The stored hash of a task id, remembered for the ids read lately (each poll of a task repeats it). */
+  private idHash(taskId: string): string {
+    let hash = this.idHashes.get(taskId);
+    if (hash === undefined) {
+      if (this.idHashes.size >= ID_HASHES_KEPT) this.idHashes.clear();
+      hash = hashToken(taskId);
+      this.idHashes.set(taskId, hash);
+    }
+    return hash;
   }
 
   /**

@@ -101,6 +101,11 @@ class Job<T> implements WheelEntry, BudgetedPoll {
   }
 }
 
+/** The key of one upstream job shared by every caller of one credential (`scope`). */
+export function sharedJobKey(scope: string, key: string): string {
+  return `${scope}\u0000${key}`;
+}
+
 /**
  * The one scheduler every waiting tool call shares, so that a waiting call holds little more than its
  * response stream. A wait is a small record in a job; jobs sit on one timer wheel; a poll
@@ -148,7 +153,7 @@ export class WaitScheduler {
     if (request.isDone(request.initial, now)) return { kind: 'done', record: request.initial };
     if (signal.aborted) return { kind: 'cancelled', record: request.initial };
     if (this.stopWaiting.aborted) return { kind: 'timeout', record: request.initial };
-    const key = request.key === null ? null : `${scope}\u0000${request.key}`;
+    const key = request.key === null ? null : sharedJobKey(scope, request.key);
     let job = (key === null ? undefined : this.jobs.get(key)) as Job<T> | undefined;
     if (!job) {
       job = new Job(
@@ -173,13 +178,13 @@ export class WaitScheduler {
   }
 
   /**
-   * When the shared job `key` of credential `scope` is next read upstream (its planned poll, or its
+   * When the shared job (its sharedJobKey) is next read upstream (its planned poll, or its
    * turn in the poll budget when it is due already), or undefined when nobody waits on it here or it
    * is being read. A task's clients are told to poll no sooner than this: what
    * they would read cannot change before.
    */
-  plannedPoll(scope: string, key: string): number | undefined {
-    const job = this.jobs.get(`${scope}\u0000${key}`);
+  plannedPoll(sharedKey: string): number | undefined {
+    const job = this.jobs.get(sharedKey);
     if (!job || job.polling) return undefined;
     // Due but waiting for the poll budget's turn: read once the polls queued before it have gone.
     if (job.queued) return this.now() + this.budget.queueDelayMs();
