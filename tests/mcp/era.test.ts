@@ -93,6 +93,8 @@ describe('eraOf, remembering verdicts', () => {
     };
     expect(eraOf('2026-07-28', 'tools/call', envelope)).toBe('modern');
     envelope['io.modelcontextprotocol/protocolVersion'] = '1999-01-01';
-    expect(eraOf('2026-07-28', 'tools/call', envelope)).toBe(sdkVerdict('2026-07-28', 'tools/call', envelope));
+    expect(eraOf('2026-07-28', 'tools/call', envelope)).toBe(
+      sdkVerdict('2026-07-28', 'tools/call', envelope),
+    );
   });
 });
