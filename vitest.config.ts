@@ -21,6 +21,7 @@ const ONCE = [
   'tests/cli/changelog.test.ts',
   // Starts its own SQLite server: a stopped pass's worker thread exists on SQLite only.
   'tests/housekeeping/pass-stopped.test.ts',
+  'tests/housekeeping/wal-steps.test.ts',
   'tests/cli/readme.test.ts',
   'tests/mcp/json-schema.test.ts',
   'tests/oauth/document-fetches.test.ts',

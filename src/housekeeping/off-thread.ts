@@ -12,6 +12,17 @@ const PASS_PAGE_CACHE_KIB = 64 * 1024;
  * times meanwhile is copied back once; the WAL grows in between and is truncated at the end.
  */
 const CHECKPOINT_EVERY_MS = 5_000;
+/**
+ * How much of the WAL file one turn truncates when the pass has ended: truncating takes time in
+ * proportion to the size cut, and a turn holds the server's writes (docs/performance.md, Figures
+ * behind the code).
+ */
+const WAL_SHRINK_STEP_BYTES = 64 * 1024 * 1024;
+
+/** What a test may set smaller, to see the steps on a small file. */
+export interface PassTuning {
+  walShrinkStepBytes?: number;
+}
 
 /** A pass running in a worker thread; `stop()` ends it (what it committed stays committed). */
 export interface RunningPass {
@@ -23,15 +34,21 @@ export interface RunningPass {
  * Runs the housekeeping pass on a worker thread with its own connection to the SQLite file. On the
  * event loop a pass's statements, commits and checkpoints (which sync the file) held every request;
  * here the server only lends the worker turns to write, one statement or batch at a time, and its own
- * automatic checkpoints are paused meanwhile (the worker's cover them).
+ * automatic checkpoints are paused meanwhile (the worker's cover them, and shrink the WAL at the end).
  */
-export function passOffThread(file: SqliteSharing, now: number, options: PurgeOptions): RunningPass {
+export function passOffThread(
+  file: SqliteSharing,
+  now: number,
+  options: PurgeOptions,
+  tuning: PassTuning = {},
+): RunningPass {
   const request: PassRequest = {
     path: file.path,
     now,
     options,
     pageCacheKib: PASS_PAGE_CACHE_KIB,
     checkpointEveryMs: CHECKPOINT_EVERY_MS,
+    walShrinkStepBytes: tuning.walShrinkStepBytes ?? WAL_SHRINK_STEP_BYTES,
   };
   const resumeCheckpoints = file.pauseCheckpoints();
   const worker = startWorker(request);

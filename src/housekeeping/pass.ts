@@ -86,6 +86,8 @@ export interface PassRequest {
   pageCacheKib: number;
   /** How often the worker checkpoints the WAL, at most. */
   checkpointEveryMs: number;
+  /** How much of the WAL file one turn truncates when the pass has ended. */
+  walShrinkStepBytes: number;
 }
 
 /** Server to worker: the turn asked for is yours. */
