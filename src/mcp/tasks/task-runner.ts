@@ -8,7 +8,7 @@ import type { CatalogDeps, ToolOutcome } from '../catalog/types.js';
 import { withReuseNotice } from '../tools/long-work.js';
 import type { LongWork, ProgressUpdate, Settled, StartedJob, ToolContext, ToolDef } from '../tools/types.js';
 import { credentialScope } from '../waiting/wait.js';
-import { sharedJobKey } from '../waiting/wait-scheduler.js';
+import { sharedJobKey } from '../waiting/wait-request.js';
 import { endedMessage, taskResult, workingMessage } from './task-result.js';
 import type { TaskRow, TaskStore } from './task-store.js';
 import { pollIntervalMs } from './task-view.js';

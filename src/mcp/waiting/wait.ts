@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { UpstreamError } from '../../upstream/errors.js';
 import type { UpstreamCredentials } from '../../upstream/transport.js';
-import type { WaitOutcome, WaitRequest, WaitScheduler } from './wait-scheduler.js';
+import type { WaitOutcome, WaitRequest } from './wait-request.js';
+import type { WaitScheduler } from './wait-scheduler.js';
 
-export type { WaitOutcome } from './wait-scheduler.js';
+export type { WaitOutcome } from './wait-request.js';
 
 /** A progress report of a long upstream job, as a waiting call sends it on. */
 export interface ProgressUpdate {
