@@ -12,7 +12,8 @@ export interface OAuthFixture {
 }
 
 /**
- * The OAuth tests' one set-up: a real server on the run's engine (TEST_ENGINE) that trusts
+ * The OAuth tests' one set-up, and that of others needing a server and a signed-in person
+ * (housekeeping): a real server on the run's engine (TEST_ENGINE, or `server.engine`) that trusts
  * X-Forwarded-For, so each registration can come from its own address (freshAddress) under the
  * per-IP limit; a signed-in person; optionally a registered client. Registers the file's beforeAll
  * and afterAll; call it at the top level of a test file.

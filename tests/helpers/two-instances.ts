@@ -80,9 +80,14 @@ export async function startTwoInstances(): Promise<TwoInstances> {
   };
 }
 
-/** A 2025-era ping to one instance (or the balancer) with `token`: the HTTP status it answers. */
-export async function pingStatus(baseUrl: string, token: string): Promise<number> {
-  const res = await fetch(`${baseUrl}/mcp`, {
+/** A 2025-era JSON-RPC POST to one instance's (or the balancer's) /mcp with `token`. */
+export function postMcp(
+  baseUrl: string,
+  token: string,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -90,8 +95,14 @@ export async function pingStatus(baseUrl: string, token: string): Promise<number
       authorization: `Bearer ${token}`,
       'mcp-protocol-version': '2025-06-18',
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
   });
+}
+
+/** A 2025-era ping to one instance (or the balancer) with `token`: the HTTP status it answers. */
+export async function pingStatus(baseUrl: string, token: string): Promise<number> {
+  const res = await postMcp(baseUrl, token, { jsonrpc: '2.0', id: 1, method: 'ping' });
   await res.arrayBuffer();
   return res.status;
 }

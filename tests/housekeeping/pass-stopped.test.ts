@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createSession } from '../../src/accounts/sessions.js';
 import { scalar } from '../../src/db/store/index.js';
 import { startHousekeepingPass } from '../../src/housekeeping/index.js';
 import { leftOf, seedExpiredGrants } from '../helpers/expired-grants.js';
-import { type SignedInUser, signedInUser } from '../helpers/oauth-http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { oauthFixture } from '../helpers/oauth-fixture.js';
 
 /**
  * A housekeeping pass on a SQLite file (its worker thread) stopped midway, as a server shutting down
@@ -13,18 +12,10 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  */
 const NOW = Date.now();
 
-let server: TestServer;
-let user: SignedInUser;
-
-beforeAll(async () => {
-  server = await startTestServer({ engine: 'sqlite' });
-  user = await signedInUser(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const fixture = oauthFixture({ server: { engine: 'sqlite' } });
 
 it('stopped midway: the server went on writing, the file is whole, and the next pass deletes the rest', async () => {
+  const { server, user } = fixture;
   const n = 20_000;
   await seedExpiredGrants(server, user, 'stop', n, NOW);
   const pass = startHousekeepingPass(server.db, NOW);

@@ -1,9 +1,8 @@
 import { statSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startHousekeepingPass } from '../../src/housekeeping/index.js';
 import { leftOf, seedExpiredGrants } from '../helpers/expired-grants.js';
-import { type SignedInUser, signedInUser } from '../helpers/oauth-http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { oauthFixture } from '../helpers/oauth-fixture.js';
 
 /**
  * The housekeeping pass as the server starts it: on a SQLite file on a worker thread with its own
@@ -12,22 +11,14 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  */
 const NOW = Date.now();
 
-let server: TestServer;
-let user: SignedInUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  user = await signedInUser(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const fixture = oauthFixture();
 
 const countTokens = async () =>
-  Number(((await server.sql.get('SELECT count(*) AS n FROM oauth_tokens')) as { n: number }).n);
+  Number(((await fixture.server.sql.get('SELECT count(*) AS n FROM oauth_tokens')) as { n: number }).n);
 
 describe('the housekeeping pass where the server runs it', () => {
   it('deletes exactly the expired tokens and the grants they leave empty (a worker thread on SQLite)', async () => {
+    const { server, user } = fixture;
     await seedExpiredGrants(server, user, 'exact', 300, NOW);
     const pass = startHousekeepingPass(server.db, NOW);
     expect(pass.where).toBe(server.engine === 'sqlite' ? 'worker thread' : 'event loop');

@@ -1,12 +1,11 @@
 import { statSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { SqliteSharing } from '../../src/db/store/index.js';
 import { scalar } from '../../src/db/store/index.js';
 import { passOffThread } from '../../src/housekeeping/off-thread.js';
 import { leftOf, seedExpiredGrants } from '../helpers/expired-grants.js';
-import { type SignedInUser, signedInUser } from '../helpers/oauth-http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { oauthFixture } from '../helpers/oauth-fixture.js';
 
 /**
  * The WAL a SQLite housekeeping pass grew is shrunk a step per turn the server lends, never in one
@@ -16,18 +15,10 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 const NOW = Date.now();
 const STEP = 256 * 1024;
 
-let server: TestServer;
-let user: SignedInUser;
-
-beforeAll(async () => {
-  server = await startTestServer({ engine: 'sqlite' });
-  user = await signedInUser(server);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const fixture = oauthFixture({ server: { engine: 'sqlite' } });
 
 it('shrinks the WAL it grew a step per turn, and leaves it empty', async () => {
+  const { server, user } = fixture;
   await seedExpiredGrants(server, user, 'wal', 5_000, NOW);
   const file = server.db.sqliteFile as SqliteSharing;
   const walBytes = () => statSync(`${file.path}-wal`).size;

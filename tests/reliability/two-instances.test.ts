@@ -17,7 +17,13 @@ import type { Json } from '../helpers/harness.js';
 import { freshAddress, registerClient } from '../helpers/oauth-http.js';
 import { callTool, getTask, untilEnded } from '../helpers/tasks.js';
 import { ageTokenFamily } from '../helpers/token-checks.js';
-import { pingStatus, startTwoInstances, type TwoInstances, untilRefused } from '../helpers/two-instances.js';
+import {
+  pingStatus,
+  postMcp,
+  startTwoInstances,
+  type TwoInstances,
+  untilRefused,
+} from '../helpers/two-instances.js';
 
 const PASSWORD = 'correct horse battery staple';
 const SEARCH = { query: 'heat pumps', platforms: ['reddit'], max_post: 10 };
@@ -42,17 +48,7 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_0
 }
 
 function mcp(token: string, body: unknown, signal?: AbortSignal) {
-  return fetch(`${two.proxy.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify(body),
-    ...(signal ? { signal } : {}),
-  });
+  return postMcp(two.proxy.url, token, body, signal);
 }
 
 /** Loads the sign-in form and posts it as a browser at `ip` (TRUST_PROXY); answers the POST's status. */
