@@ -77,8 +77,12 @@ describe('waits that end early look the same on both paths', () => {
     expect(sdk.length).toBe(1);
     expect(viaSdk).toEqual(sdk);
     expect(viaNone).toEqual(sdk);
-    // The cancel reached the call: the run was cancelled upstream and the answer says so.
-    expect(sdk[0]?.body).toContain('"cancelled":true');
+    // The cancel reached the call and stopped its wait; the run was not cancelled upstream.
+    expect(sdk[0]?.body).not.toContain('"cancelled":true');
+    for (const path of [sdkPath, framed, direct]) {
+      const log = (await path.h.control('GET', `/credentials/${path.upstream}/requests`)).requests as Json[];
+      expect(log.some((r) => r.path.endsWith('/cancel'))).toBe(false);
+    }
   });
 
   it.each([

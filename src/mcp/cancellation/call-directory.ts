@@ -28,8 +28,8 @@ interface Forwarded {
  * to another instance than the one running the call. Every instance writes a `waiting_calls` row for
  * each call that has run `announceAfterMs`; the instance receiving a cancel counts the calls with that
  * (grant, request id) on every instance, and when there is exactly one elsewhere it forwards the cancel
- * to its instance with PostgreSQL NOTIFY; that instance aborts the call, which stops its wait and
- * cancels the agent run upstream as a local cancel would.
+ * to its instance with PostgreSQL NOTIFY; that instance aborts the call, which stops its wait as a
+ * local cancel would (the work itself goes on: ../waiting/stop-reasons.ts).
  */
 export class CallDirectory {
   readonly instanceId = newId();

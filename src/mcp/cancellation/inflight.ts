@@ -22,7 +22,8 @@ export interface CancellationRegistry {
 }
 
 /**
- * Cancellation across requests for 2025-era clients. Under stateless serving, a legacy client's
+ * Cancellation across requests for 2025-era clients: a cancel stops the call's wait and frees what
+ * it holds; the upstream work goes on (../waiting/stop-reasons.ts says why). Under stateless serving, a legacy client's
  * `notifications/cancelled` arrives in its own POST, served by a fresh server instance that knows
  * nothing of the call it names. This registry (per process) maps (grant, JSON-RPC request id) to the
  * waiting call so the cancel can reach it; with a CallDirectory (PostgreSQL, several instances) a cancel

@@ -4,6 +4,7 @@ import { and, eq, isNull, lt, type SQL } from 'drizzle-orm';
 import { first, type Store } from '../../db/store/index.js';
 import type { Logger } from '../../logger.js';
 import { newId } from '../../security/tokens.js';
+import { creating } from '../tools/long-work.js';
 import type { JobKind, LongWork, Reused, StartedJob, SubmitReuse, ToolContext } from '../tools/types.js';
 
 /** How long after it was last seen running, or seen ended, a submit is reused. */
@@ -67,7 +68,7 @@ export class RecentSubmits implements SubmitReuse {
       if (ctx.signal.aborted) throw error;
       // The database cannot say: the work is created as without reuse rather than refused.
       this.logger.warn({ err: error, tool }, 'reuse of identical submits unavailable');
-      return { job: await work.start(args, ctx), reused: null };
+      return { job: await work.start(args, creating(ctx)), reused: null };
     }
     if (found === null) return { job: await this.create(key, holder, work, args, ctx), reused: null };
     return {
@@ -163,7 +164,7 @@ export class RecentSubmits implements SubmitReuse {
     const mine = and(eq(r.keyHash, key), eq(r.holder, holder));
     let job: StartedJob;
     try {
-      job = await work.start(args, ctx);
+      job = await work.start(args, creating(ctx));
     } catch (error) {
       await this.db.orm
         .delete(r)

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { RunRecord } from '../../upstream/schemas.js';
 import type { Detail } from '../results/output.js';
 import { isTerminal, runOutput } from '../results/runs.js';
-import { cancelledByClient } from '../waiting/stop-reasons.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, KEYWORD_PLATFORMS, maxPostArg, text, uuidArg } from './common.js';
 import { announce, forceNewArg, nextCall } from './long-work.js';
@@ -73,8 +72,8 @@ export const startInput = z.strictObject({
 type StartArgs = z.output<typeof startInput>;
 
 /**
- * Settles an agent run: waits up to `waitMs`, then its report (or where it stands). Only an explicit
- * cancel of the call cancels the run upstream; a client that went away leaves it running. The answer
+ * Settles an agent run: waits up to `waitMs`, then its report (or where it stands). Nothing that ends
+ * the wait cancels the run upstream (runAfterWait). The answer
  * is made in a continuation of the wait; its closures keep the id, not the record (heap per waiting call).
  */
 export function settleRun(
@@ -92,9 +91,7 @@ export function settleRun(
     progress: runProgress,
     maxWaitMs: waitMs,
     announce: announce('run', id, waitMs, job.fresh === true),
-  }).then((outcome) =>
-    runAfterWait(ctx, id, outcome, args, waitMs).then((output) => ({ output, ended: outcome.kind })),
-  );
+  }).then((outcome) => ({ output: runAfterWait(ctx, id, outcome, args, waitMs), ended: outcome.kind }));
 }
 
 /** An agent run as long work (./long-work.ts): created, then waited for. */
@@ -119,35 +116,21 @@ export const runWork: LongWork<StartArgs> = {
   settle: (job, args, ctx, waitMs) => settleRun(ctx, job, args, waitMs),
 };
 
-/** A run's answer once the wait is over; only an explicit cancel of the call cancels the run upstream. */
-async function runAfterWait(
+/**
+ * A run's answer once the wait is over. Whatever ended the wait, the run goes on upstream: only
+ * cancel_agent_run and tasks/cancel cancel it. A `notifications/cancelled` for this call means the
+ * client stopped waiting (the SDKs send one on their own request time-out), not that the work is unwanted.
+ */
+function runAfterWait(
   ctx: ToolContext,
   runId: string,
   outcome: WaitOutcome<RunRecord>,
   args: { detail?: Detail | undefined },
   waitMs: number,
-): Promise<ToolOutput> {
+): ToolOutput {
   if (outcome.kind === 'done' || outcome.kind === 'timeout')
     ctx.reuse?.seen('run', runId, outcome.kind === 'done');
   if (outcome.kind === 'done') return runResult(outcome.record, args);
-  if (outcome.kind === 'cancelled' && cancelledByClient(ctx.signal)) {
-    // The client cancelled this call: stop spending their credits. A fresh signal, the call's own is aborted.
-    try {
-      const cancelled = await ctx.upstream.cancelRun(ctx.creds, runId, {
-        signal: AbortSignal.timeout(10_000),
-      });
-      return runResult(
-        { ...outcome.record, ...cancelled, id: runId, status: String(cancelled.status ?? 'failed') },
-        { detail: args.detail },
-      );
-    } catch {
-      return runResult(
-        outcome.record,
-        { detail: args.detail },
-        `The call was cancelled; cancelling the run upstream failed. Call cancel_agent_run with run_id ${runId}.`,
-      );
-    }
-  }
   return runResult(
     outcome.record,
     args,

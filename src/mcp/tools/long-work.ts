@@ -42,7 +42,20 @@ export function startWork<A>(
 ): Promise<{ job: StartedJob; reused: Reused | null }> {
   return ctx.reuse
     ? ctx.reuse.start(tool, work, args, ctx)
-    : work.start(args, ctx).then((job) => ({ job, reused: null }));
+    : work.start(args, creating(ctx)).then((job) => ({ job, reused: null }));
+}
+
+/** Never aborted: see creating. */
+const NOT_CANCELLABLE = new AbortController().signal;
+
+/**
+ * The context an upstream create runs in: the client's abort does not reach it. A create cut off
+ * mid-request may still have made the work upstream, out of anyone's sight; a client that stopped
+ * waiting has not asked for the work to go (only cancel_agent_run and tasks/cancel do). The upstream
+ * client's own per-request timeout still bounds it.
+ */
+export function creating(ctx: ToolContext): ToolContext {
+  return { ...ctx, signal: NOT_CANCELLABLE };
 }
 
 /** A tool call of long work: started (or reused), then settled within the call's wait limit. */

@@ -1,16 +1,18 @@
 /**
- * Why a call stopped waiting, carried as its abort signal's reason. Only an explicit cancel stops the
- * upstream work (an agent run is cancelled upstream); a client that closed its connection or went
- * silent has only stopped listening, and the work keeps running for the follow-up call. The 2025-06-18
- * transport says as much: "Disconnection SHOULD NOT be interpreted as the client cancelling its
- * request" (Streamable HTTP, "Sending Messages to the Server"). The reason is set by whoever aborts:
- * ../cancellation/inflight.ts for a `notifications/cancelled`, the tasks extension for `tasks/cancel`,
- * the bypass paths for a client that went away.
+ * Why a call stopped waiting, carried as its abort signal's reason. No reason stops the upstream work:
+ * only an explicit cancel does (`cancel_agent_run`, `tasks/cancel`), through its own tool or method.
+ * A `notifications/cancelled` for a tools/call means the client stopped waiting for that answer: the
+ * SDKs send one on their own request time-out (the 2025-06-18 v1 client does for every request it
+ * gives up on), so reading it as "stop the work" would cancel runs whenever a client is impatient. A
+ * client that closed its connection or went silent has likewise only stopped listening; the 2025-06-18
+ * transport says "Disconnection SHOULD NOT be interpreted as the client cancelling its request"
+ * (Streamable HTTP, "Sending Messages to the Server"). The reason is set by whoever aborts:
+ * ../cancellation/inflight.ts for a `notifications/cancelled`, the bypass paths for a client that went away.
  */
 
-/** The client asked to cancel this call (a `notifications/cancelled` naming it, or `tasks/cancel`). */
+/** The client sent `notifications/cancelled` for this call: it stopped waiting; the work goes on. */
 export class CancelledByClient extends Error {
-  constructor(message = 'cancelled by the client') {
+  constructor(message = 'the client stopped waiting (notifications/cancelled)') {
     super(message);
     this.name = 'CancelledByClient';
   }
@@ -22,9 +24,4 @@ export class ClientLeft extends Error {
     super(message);
     this.name = 'ClientLeft';
   }
-}
-
-/** Whether `signal` was aborted by an explicit cancel, the only abort that cancels upstream work. */
-export function cancelledByClient(signal: AbortSignal): boolean {
-  return signal.aborted && signal.reason instanceof CancelledByClient;
 }
