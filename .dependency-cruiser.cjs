@@ -4,6 +4,8 @@
  */
 const part = (name) => `^src/${name}/`;
 const parts = (...names) => `^src/(${names.join('|')})/`;
+/** The configuration's files at the top of src/. */
+const CONFIGURATION = '^src/config[-a-z]*\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -53,6 +55,14 @@ module.exports = {
       comment: 'db/ is the bottom layer (schema, client, migrations): it imports no feature part.',
       from: { path: part('db') },
       to: { path: '^src/', pathNot: [part('db')] },
+    },
+    {
+      name: 'configuration-imports-nothing-above-it',
+      severity: 'error',
+      comment:
+        'Configuration (config.ts, config-variables.ts, config-defaults.ts) sits under every part that reads it: it may use only db/ and upstream/, which import nothing of the rest. A default of a part above it lives in config-defaults.ts, which that part reads.',
+      from: { path: CONFIGURATION },
+      to: { path: '^src/', pathNot: [CONFIGURATION, part('db'), part('upstream')] },
     },
     {
       name: 'security-stays-pure',

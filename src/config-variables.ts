@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { TOOL_DEFAULTS } from './config-defaults.js';
 import { DEFAULT_POOL_SIZE } from './db/pool-size.js';
-import { DEFAULT_TOOL_OPTIONS } from './mcp/tools/options.js';
 import { UPSTREAM_DEFAULTS } from './upstream/defaults.js';
 
 /*
@@ -133,17 +133,12 @@ export const schema = z.object({
     )
     .transform(Number),
   CIMD_ALLOW_PRIVATE_HOSTS: z.enum(['true', 'false']).default('false'),
-  // The tool layer's knobs default to what it uses when built without a configuration (tools/options.ts).
-  SEARCH_MAX_WAIT_SECONDS: wholeNumber(seconds(DEFAULT_TOOL_OPTIONS.searchMaxWaitMs), 1, 3600, 'seconds'),
-  RUN_MAX_WAIT_SECONDS: wholeNumber(seconds(DEFAULT_TOOL_OPTIONS.runMaxWaitMs), 1, 3600, 'seconds'),
-  MAX_RESULT_BYTES: wholeNumber(String(DEFAULT_TOOL_OPTIONS.maxResultBytes), 4096, 10 * 1024 * 1024, 'bytes'),
+  // The tool layer's knobs default to what it uses when built without a configuration (config-defaults.ts).
+  SEARCH_MAX_WAIT_SECONDS: wholeNumber(seconds(TOOL_DEFAULTS.searchMaxWaitMs), 1, 3600, 'seconds'),
+  RUN_MAX_WAIT_SECONDS: wholeNumber(seconds(TOOL_DEFAULTS.runMaxWaitMs), 1, 3600, 'seconds'),
+  MAX_RESULT_BYTES: wholeNumber(String(TOOL_DEFAULTS.maxResultBytes), 4096, 10 * 1024 * 1024, 'bytes'),
   UPSTREAM_TIMEOUT_MS: wholeNumber(String(UPSTREAM_DEFAULTS.timeoutMs), 100, 300_000, 'milliseconds'),
-  UPSTREAM_POLLS_PER_SECOND: wholeNumber(
-    String(DEFAULT_TOOL_OPTIONS.pollsPerSecond),
-    1,
-    100_000,
-    'polls a second',
-  ),
+  UPSTREAM_POLLS_PER_SECOND: wholeNumber(String(TOOL_DEFAULTS.pollsPerSecond), 1, 100_000, 'polls a second'),
   TASK_RETENTION_HOURS: wholeNumber('24', 1, 24 * 30, 'hours'),
   // 30: another instance resumes a stopped one's tasks within a lease; renewed every 10 s.
   TASK_LEASE_SECONDS: wholeNumber('30', 1, 3600, 'seconds'),

@@ -40,6 +40,11 @@ const VIOLATIONS: Record<string, Record<string, string>> = {
     'src/db/client.ts': "import { users } from '../accounts/users.js';\nexport const db = users;",
     'src/accounts/users.ts': 'export const users = 1;',
   },
+  'configuration-imports-nothing-above-it': {
+    'src/config-variables.ts':
+      "import { DEFAULT_TOOL_OPTIONS } from './mcp/tools/options.js';\nexport const schema = DEFAULT_TOOL_OPTIONS;",
+    'src/mcp/tools/options.ts': 'export const DEFAULT_TOOL_OPTIONS = 1;',
+  },
   'security-stays-pure': {
     'src/security/tokens.ts': "import { db } from '../db/conn.js';\nexport const tokens = db;",
     'src/db/conn.ts': 'export const db = 1;',

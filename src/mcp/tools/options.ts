@@ -1,8 +1,9 @@
+import { TOOL_DEFAULTS } from '../../config-defaults.js';
+
 /**
- * Knobs of the tool layer and their defaults: the one place each default is written. The server's
- * configuration (src/config.ts) takes the defaults of its variables from here, so a handler built
- * without a configuration (the stdio server's unset variables, tests, benches) behaves as the
- * documented defaults say (docs/configuration.md).
+ * Knobs of the tool layer. Their defaults are configuration's (src/config-defaults.ts: configuration
+ * sits below this layer and may not import it), so a handler built without a configuration (the stdio
+ * server's unset variables, tests, benches) behaves as the documented defaults say.
  */
 export interface ToolOptions {
   /** Longest a submit_*_search call (or a get with `wait`) waits for completion before returning the id. */
@@ -20,14 +21,5 @@ export interface ToolOptions {
   maxResultBytes: number;
 }
 
-export const DEFAULT_TOOL_OPTIONS: Readonly<ToolOptions> = Object.freeze({
-  // Inside every known client's time-out (the SDKs' 60 s default, which progress does not reset).
-  searchMaxWaitMs: 45_000,
-  runMaxWaitMs: 45_000,
-  pollInitialMs: 500,
-  pollMaxMs: 5_000,
-  // Bounds the CPU a thousand waiting calls cost (docs/performance.md, Latest run: waiting calls).
-  pollsPerSecond: 40,
-  resultsGraceMs: 45_000,
-  maxResultBytes: 100 * 1024,
-});
+/** The defaults, written once in configuration (../../config-defaults.ts), which reads them too. */
+export const DEFAULT_TOOL_OPTIONS: Readonly<ToolOptions> = TOOL_DEFAULTS;

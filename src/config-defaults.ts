@@ -1,0 +1,18 @@
+/**
+ * Defaults of the variables whose part sits above configuration (the tool layer, src/mcp/tools/): the
+ * one place each is written. Configuration reads them for its variables' defaults, and the tool layer
+ * reads them when built without a configuration (the stdio server's unset variables, tests, benches),
+ * so both behave as docs/configuration.md says. Parts below configuration keep their own defaults
+ * (upstream/defaults.ts, db/pool-size.ts), which configuration reads.
+ */
+export const TOOL_DEFAULTS = Object.freeze({
+  // Inside every known client's time-out (the SDKs' 60 s default, which progress does not reset).
+  searchMaxWaitMs: 45_000,
+  runMaxWaitMs: 45_000,
+  pollInitialMs: 500,
+  pollMaxMs: 5_000,
+  // Bounds the CPU a thousand waiting calls cost (docs/performance.md, Latest run: waiting calls).
+  pollsPerSecond: 40,
+  resultsGraceMs: 45_000,
+  maxResultBytes: 100 * 1024,
+});
