@@ -51,6 +51,7 @@ const ONCE = [
   'tests/teams/audit-words.test.ts',
   'tests/housekeeping/batch-size.test.ts',
   'tests/web/cookies.test.ts',
+  'tests/web/next.test.ts',
   'tests/web/snippets.test.ts',
   'tests/reliability/crash-safety.test.ts',
   // A gateway process killed and started again on its SQLite file (two instances cover PostgreSQL).

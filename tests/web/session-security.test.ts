@@ -99,6 +99,20 @@ describe('sign-in', () => {
     expect(safeNext('/authorize?client_id=a&state=b', server.url)).toBe('/authorize?client_id=a&state=b');
   });
 
+  it('sends a signed-in visitor of sign-in or sign-up home, never to a next that normalises to another host', async () => {
+    const client = await signedIn(server);
+    for (const page of ['/sign-in', '/sign-up']) {
+      for (const next of ['/.//evil.example', '/..//evil.example/x', '/%2e%2e//evil.example']) {
+        const res = await client.get(`${page}?next=${encodeURIComponent(next)}`);
+        expect(res.status).toBe(303);
+        expect(res.headers.get('location')).toBe('/account');
+      }
+      expect((await client.get(`${page}?next=${encodeURIComponent('/account/apps')}`)).headers.get('location')).toBe(
+        '/account/apps',
+      );
+    }
+  });
+
   it('sends a signed-out browser to sign-in with next, and says so when the session expired', async () => {
     const anonymous = await fetch(`${server.url}/account/credentials?workspace=abc`, { redirect: 'manual' });
     expect(anonymous.status).toBe(303);
