@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store/index.js';
-import { clientIp } from '../http/client-ip.js';
+import { clientAddressKey } from '../http/client-ip.js';
 import type { AppEnv } from '../http/env.js';
 import { nodeResponse } from '../http/node-response.js';
 import type { Logger } from '../logger.js';
@@ -129,7 +129,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
     } else {
       const direct = await deps.upstreamHeaders.resolve(
         (name) => c.req.header(name),
-        () => clientIp(c, config),
+        () => clientAddressKey(c, config),
       );
       if (direct.kind === 'absent') {
         // RFC 6750 §3.1: no error code when the request carried no credentials at all.

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { SharedRateLimiter } from '../accounts/rate-limits.js';
 import type { Config } from '../config.js';
 import type { OpenStore } from '../db/store/index.js';
-import { clientIp } from '../http/client-ip.js';
+import { clientAddressKey } from '../http/client-ip.js';
 import type { Logger } from '../logger.js';
 import { oncePer } from '../once-per.js';
 import type { SecretBox } from '../security/secrets.js';
@@ -33,6 +33,6 @@ export function clientLookup(
   return {
     cimd: deps.cimd,
     refreshStaleDocument,
-    reserveFetch: () => documentFetches(deps).hit(clientIp(request, deps.config)),
+    reserveFetch: () => documentFetches(deps).hit(clientAddressKey(request, deps.config)),
   };
 }

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { SharedRateLimiter } from '../accounts/rate-limits.js';
-import { clientIp } from '../http/client-ip.js';
+import { clientAddressKey } from '../http/client-ip.js';
 import type { AppEnv } from '../http/env.js';
 import { metrics } from '../metrics/index.js';
 import { clientMetadataSchema, describeMetadataError } from './clients/metadata-schema.js';
@@ -25,7 +25,7 @@ export function registerRoutes(deps: OAuthDeps) {
   const limiter = new SharedRateLimiter(deps.db, deps.config, 'registrationsPerIp', REGISTRATIONS_PER_IP);
   app.use('/register', anyOriginCors({ methods: ['POST'], headers: ['Content-Type'] }));
   app.post('/register', async (c) => {
-    const decision = await limiter.hit(clientIp(c, deps.config));
+    const decision = await limiter.hit(clientAddressKey(c, deps.config));
     if (!decision.allowed) {
       return c.json(
         {

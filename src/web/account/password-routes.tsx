@@ -4,7 +4,7 @@ import { recordAccountEvent } from '../../accounts/audit.js';
 import { authenticate, setPasswordHash } from '../../accounts/users.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store/index.js';
-import { clientIp } from '../../http/client-ip.js';
+import { clientAddressKey } from '../../http/client-ip.js';
 import type { AppEnv } from '../../http/env.js';
 import { endAccess } from '../../oauth/end-access.js';
 import {
@@ -52,7 +52,7 @@ export function passwordRoutes(deps: { config: Config; db: Store }) {
 
     // The current password is checked under the same budget as sign-in's, reserved first: a stolen
     // session must not become a faster way to guess the password.
-    const ip = clientIp(c, config);
+    const ip = clientAddressKey(c, config);
     const reserved = await attempts.reserve(ip, user.email);
     if (!reserved.allowed) return render({ form: tooManyAttempts(c, reserved.retryAfterSeconds) }, 429);
     const checked =

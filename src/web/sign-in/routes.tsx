@@ -5,7 +5,7 @@ import { endSession } from '../../accounts/sessions.js';
 import { authenticate, EMAIL_MAX_LENGTH, normaliseEmail } from '../../accounts/users.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store/index.js';
-import { clientIp } from '../../http/client-ip.js';
+import { clientAddressKey } from '../../http/client-ip.js';
 import type { AppEnv } from '../../http/env.js';
 import { endAccess } from '../../oauth/end-access.js';
 import { dummyPasswordHash, PASSWORD_MAX_LENGTH } from '../../security/passwords.js';
@@ -61,7 +61,7 @@ export function signInRoutes(deps: { config: Config; db: Store }) {
         400,
       );
     }
-    const ip = clientIp(c, config);
+    const ip = clientAddressKey(c, config);
     // Reserved before the password is checked, so parallel attempts cannot all pass a check made
     // before any failure was counted; a right password gives the reservations back.
     const reserved = await attempts.reserve(ip, email);

@@ -5,7 +5,7 @@ import { SharedRateLimiter } from '../../accounts/rate-limits.js';
 import { createUser, EMAIL_MAX_LENGTH, emailProblem, normaliseEmail } from '../../accounts/users.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store/index.js';
-import { clientIp } from '../../http/client-ip.js';
+import { clientAddressKey } from '../../http/client-ip.js';
 import type { AppEnv } from '../../http/env.js';
 import { passwordProblem, passwordProblemMessage } from '../../security/passwords.js';
 import { verifyCsrf } from '../csrf.js';
@@ -95,7 +95,7 @@ export function signUpRoutes(deps: { config: Config; db: Store }) {
     if (pwProblem) errors.password = passwordProblemMessage(pwProblem);
     if (errors.email || errors.password) return render(errors, 400);
 
-    const ip = clientIp(c, config);
+    const ip = clientAddressKey(c, config);
     for (const [limiter, key] of [
       [limits.ip, ip],
       [limits.account, email],
