@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressKey } from '../../src/http/address-key.js';
 import { UPSTREAM_HEADER_REJECTIONS } from '../../src/mcp/auth/upstream-headers.js';
+import type { SandboxServer } from '../../src/sandbox/server.js';
 import { freshEmail, PASSWORD, startFormSecurityServer } from '../helpers/form-security.js';
 import { FormClient } from '../helpers/forms.js';
-import type { SandboxServer } from '../../src/sandbox/server.js';
 import type { TestServer } from '../helpers/server.js';
 
 /**

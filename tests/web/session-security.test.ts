@@ -107,9 +107,9 @@ describe('sign-in', () => {
         expect(res.status).toBe(303);
         expect(res.headers.get('location')).toBe('/account');
       }
-      expect((await client.get(`${page}?next=${encodeURIComponent('/account/apps')}`)).headers.get('location')).toBe(
-        '/account/apps',
-      );
+      expect(
+        (await client.get(`${page}?next=${encodeURIComponent('/account/apps')}`)).headers.get('location'),
+      ).toBe('/account/apps');
     }
   });
 
