@@ -70,7 +70,8 @@ function getRequest(modern: CapturedRequest, token: string, taskId: string): Cap
       jsonrpc: '2.0',
       id: 1,
       method: 'tasks/get',
-      params: { taskId, _meta: envelope(modern, false) },
+      // The methods are the extension's: a request that does not declare it is refused (-32021).
+      params: { taskId, _meta: envelope(modern, true) },
     }),
   };
 }
@@ -212,7 +213,7 @@ export async function polledTasks(options: {
       jsonrpc: '2.0',
       id: 1,
       method: 'tasks/cancel',
-      params: { taskId: t.taskId, _meta: envelope(modern, false) },
+      params: { taskId: t.taskId, _meta: envelope(modern, true) },
     });
   }
   return {

@@ -101,6 +101,32 @@ describe('a request that does not declare the extension', () => {
     expect(plain.message.result.resultType).toBe('complete');
     expect(plain.message.result.structuredContent).toMatchObject({ completed: false });
   });
+
+  it('tasks/get, tasks/update and tasks/cancel without the declaration: -32021, the task untouched', async () => {
+    const { access, upstreamToken } = await person();
+    await fx.h.control('POST', '/clock', { freeze: true });
+    const { taskId } = (await callTool(fx.h.mcpUrl, access, 'start_agent_run', { question: 'Mine?' })).message
+      .result;
+    // SEP-2663: the methods belong to the extension; a request that did not declare it is refused with
+    // the missing capability named (-32021, HTTP 400), whoever sends it, the owner included.
+    const missing = {
+      code: -32021,
+      message: expect.any(String),
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    };
+    for (const [method, params] of [
+      ['tasks/get', { taskId }],
+      ['tasks/update', { taskId, inputResponses: {} }],
+      ['tasks/cancel', { taskId }],
+    ] as const) {
+      const answer = await rpc(fx.h.mcpUrl, access, method, params, { declareTasks: false });
+      expect(answer.status, method).toBe(400);
+      expect(answer.message.error, method).toEqual(missing);
+      expect(answer.message.result, method).toBeUndefined();
+    }
+    expect((await getTask(fx.h.mcpUrl, access, taskId)).message.result.status).toBe('working');
+    expect((await requests(upstreamToken)).some((r) => r.path.endsWith('/cancel'))).toBe(false);
+  });
 });
 
 describe('tasks/cancel, tasks/update and tasks/result', () => {

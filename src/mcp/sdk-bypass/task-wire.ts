@@ -1,4 +1,5 @@
 import { isJsonContentType, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
+import { declaresTasks } from '../tasks/declaration.js';
 import { TASK_NOT_FOUND } from '../tasks/sdk-methods.js';
 import type { TaskView } from '../tasks/task-view.js';
 import { ENVELOPE_KEYS, isId, isRecord, withoutOws } from './direct-wire.js';
@@ -20,8 +21,8 @@ export interface PlainTaskGet {
 /**
  * A single 2026-07-28 tasks/get with only `taskId` and the envelope in `_meta`, classified by the SDK's
  * own classifier, with the standard headers its entry requires (MCP-Protocol-Version, Mcp-Method, and
- * Mcp-Name naming the task: SEP-2663 "Streamable HTTP: Routing Headers"). Anything else is null: the
- * SDK answers it.
+ * Mcp-Name naming the task: SEP-2663 "Streamable HTTP: Routing Headers"), that declares the extension.
+ * Anything else is null: the SDK answers it.
  */
 export function plainTaskGet(request: Request, body: unknown): PlainTaskGet | null {
   if (!isRecord(body) || body.jsonrpc !== '2.0' || body.method !== 'tasks/get' || !isId(body.id)) return null;
@@ -40,6 +41,8 @@ export function plainTaskGet(request: Request, body: unknown): PlainTaskGet | nu
   if (versionHeader !== MODERN_REVISION || methodHeader !== 'tasks/get') return null;
   if (withoutOws(headers.get('mcp-name')) !== params.taskId) return null;
   if (eraOf(versionHeader, methodHeader, meta, 'tasks/get') !== 'modern') return null;
+  // Without the extension declared the answer is an error (../tasks/sdk-methods.ts), the SDK's to write.
+  if (!declaresTasks(body)) return null;
   return { id: body.id, taskId: params.taskId };
 }
 
