@@ -109,7 +109,7 @@ export function createApp(deps: AppDeps): App {
       taskLeaseMs: config.mcp.taskLeaseMs,
       searchMaxWaitMs: config.mcp.searchMaxWaitMs,
       runMaxWaitMs: config.mcp.runMaxWaitMs,
-      maxResultBytes: config.mcp.maxResultBytes,
+      maxResultTokens: config.mcp.maxResultTokens,
       upstreamTimeoutMs: config.mcp.upstreamTimeoutMs,
       pollsPerSecond: config.mcp.pollsPerSecond,
       ...deps.mcpOptions,

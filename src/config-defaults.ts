@@ -14,5 +14,6 @@ export const TOOL_DEFAULTS = Object.freeze({
   // Bounds the CPU a thousand waiting calls cost (docs/performance.md, Latest run: waiting calls).
   pollsPerSecond: 40,
   resultsGraceMs: 45_000,
-  maxResultBytes: 100 * 1024,
+  // Under the 25,000 tokens Claude Code accepts from one tool result, with room to spare.
+  maxResultTokens: 20_000,
 });

@@ -136,7 +136,7 @@ export const schema = z.object({
   // The tool layer's knobs default to what it uses when built without a configuration (config-defaults.ts).
   SEARCH_MAX_WAIT_SECONDS: wholeNumber(seconds(TOOL_DEFAULTS.searchMaxWaitMs), 1, 3600, 'seconds'),
   RUN_MAX_WAIT_SECONDS: wholeNumber(seconds(TOOL_DEFAULTS.runMaxWaitMs), 1, 3600, 'seconds'),
-  MAX_RESULT_BYTES: wholeNumber(String(TOOL_DEFAULTS.maxResultBytes), 4096, 10 * 1024 * 1024, 'bytes'),
+  MAX_RESULT_TOKENS: wholeNumber(String(TOOL_DEFAULTS.maxResultTokens), 2_000, 1_000_000, 'tokens'),
   UPSTREAM_TIMEOUT_MS: wholeNumber(String(UPSTREAM_DEFAULTS.timeoutMs), 100, 300_000, 'milliseconds'),
   UPSTREAM_POLLS_PER_SECOND: wholeNumber(String(TOOL_DEFAULTS.pollsPerSecond), 1, 100_000, 'polls a second'),
   TASK_RETENTION_HOURS: wholeNumber('24', 1, 24 * 30, 'hours'),
@@ -191,7 +191,7 @@ export type ToolLimitVariables = Pick<
   z.infer<typeof schema>,
   | 'SEARCH_MAX_WAIT_SECONDS'
   | 'RUN_MAX_WAIT_SECONDS'
-  | 'MAX_RESULT_BYTES'
+  | 'MAX_RESULT_TOKENS'
   | 'UPSTREAM_TIMEOUT_MS'
   | 'UPSTREAM_POLLS_PER_SECOND'
 >;
@@ -201,7 +201,7 @@ export function toolLimitsFrom(e: ToolLimitVariables) {
   return {
     searchMaxWaitMs: e.SEARCH_MAX_WAIT_SECONDS * 1000,
     runMaxWaitMs: e.RUN_MAX_WAIT_SECONDS * 1000,
-    maxResultBytes: e.MAX_RESULT_BYTES,
+    maxResultTokens: e.MAX_RESULT_TOKENS,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     pollsPerSecond: e.UPSTREAM_POLLS_PER_SECOND,
   };

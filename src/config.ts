@@ -47,7 +47,7 @@ export interface Config {
   mcp: {
     searchMaxWaitMs: number;
     runMaxWaitMs: number;
-    maxResultBytes: number;
+    maxResultTokens: number;
     upstreamTimeoutMs: number;
     /** Most upstream polls a second for waiting calls, the whole process (src/mcp/waiting/poll-budget.ts). */
     pollsPerSecond: number;

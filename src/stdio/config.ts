@@ -29,7 +29,7 @@ export interface StdioConfig {
   mcp: {
     searchMaxWaitMs: number;
     runMaxWaitMs: number;
-    maxResultBytes: number;
+    maxResultTokens: number;
     upstreamTimeoutMs: number;
     pollsPerSecond: number;
   };
@@ -48,7 +48,7 @@ const stdioSchema = schema
     LOG_LEVEL: true,
     SEARCH_MAX_WAIT_SECONDS: true,
     RUN_MAX_WAIT_SECONDS: true,
-    MAX_RESULT_BYTES: true,
+    MAX_RESULT_TOKENS: true,
     UPSTREAM_TIMEOUT_MS: true,
     UPSTREAM_POLLS_PER_SECOND: true,
   })

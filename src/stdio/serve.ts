@@ -73,7 +73,7 @@ export async function runStdioServer(io: StdioIo): Promise<void> {
       toolOptions: {
         searchMaxWaitMs: config.mcp.searchMaxWaitMs,
         runMaxWaitMs: config.mcp.runMaxWaitMs,
-        maxResultBytes: config.mcp.maxResultBytes,
+        maxResultTokens: config.mcp.maxResultTokens,
         pollsPerSecond: config.mcp.pollsPerSecond,
       },
       upstreamTimeoutMs: config.mcp.upstreamTimeoutMs,

@@ -18,7 +18,7 @@ export function mcpBehaviourFixture() {
       searchMaxWaitMs: 1_500,
       runMaxWaitMs: 1_500,
       resultsGraceMs: 400,
-      maxResultBytes: 20_000,
+      maxResultTokens: 5_000,
     });
   });
   afterAll(async () => {

@@ -86,11 +86,11 @@ async function teamMember(s: Stack): Promise<string> {
 }
 
 async function side(options: { sdkBypass?: 'off' }): Promise<Side> {
-  // A size cap the full records exceed, so trimmed answers are compared too.
+  // A token budget the full records exceed, so trimmed answers are compared too.
   const h = await startHarness({
     searchMaxWaitMs: 30_000,
     runMaxWaitMs: 30_000,
-    maxResultBytes: 12_000,
+    maxResultTokens: 3_000,
     ...options,
   });
   const upstream = await h.credential({ speed: 'instant', producer: true, synth_posts: 12 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { estimateTokens } from '../../src/mcp/results/tokens.js';
 import {
   type AnyClient,
   connectV1,
@@ -12,9 +13,9 @@ import {
 
 /**
  * Every post reachable: a 400-post search, paged by the posts tools, gives every post the
- * sandbox holds exactly once, whether pages end at `limit` or at the size cap.
+ * sandbox holds exactly once, whether pages end at `limit` or at the token budget.
  */
-const MAX_RESULT_BYTES = 20_000;
+const MAX_RESULT_TOKENS = 5_000;
 
 let h: Harness;
 let upstreamToken: string;
@@ -22,7 +23,7 @@ let searchId: number;
 let sandboxPosts: Json[];
 
 beforeAll(async () => {
-  h = await startHarness({ maxResultBytes: MAX_RESULT_BYTES });
+  h = await startHarness({ maxResultTokens: MAX_RESULT_TOKENS });
   // 100 posts per platform: four platforms hold 400, as a real default search can.
   upstreamToken = await h.credential({ synth_posts: 100 });
   const client = await connectV2(h.mcpUrl, await h.token({ upstreamToken }));
@@ -88,19 +89,19 @@ describe.each([
     expect(textOf(pages.at(-1))).toMatch(/Last page\.$/m);
   });
 
-  it('pages cut by the size cap say so, and the next one starts where it ended (full records)', async () => {
+  it('pages cut by the token budget say so, and the next one starts where it ended (full records)', async () => {
     const pages = await pageAll(client, { limit: 500, detail: 'full' });
     expect(pages.length).toBeGreaterThan(5);
     const cut = pages.filter(
       (p) => p.structuredContent.returned < 400 && p.structuredContent.next_offset !== undefined,
     );
     expect(cut.length).toBe(pages.length - 1);
-    for (const p of cut) expect(textOf(p)).toMatch(/this page was cut to fit the size cap/);
+    for (const p of cut) expect(textOf(p)).toMatch(/this page was cut to fit the token budget/);
     const posts = pages.flatMap((p) => p.structuredContent.posts);
     expect(posts).toEqual(sandboxPosts);
     for (const p of pages) {
       const json = jsonIn(textOf(p));
-      expect(Buffer.byteLength(json)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+      expect(estimateTokens(json)).toBeLessThanOrEqual(MAX_RESULT_TOKENS);
       expect(p.structuredContent._truncated).toBeUndefined();
     }
   });

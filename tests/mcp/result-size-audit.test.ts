@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { estimateTokens } from '../../src/mcp/results/tokens.js';
 import { connectV2, type Json, jsonIn, textOf } from '../helpers/harness.js';
 import { mcpBehaviourFixture } from '../helpers/mcp-behaviour.js';
 
@@ -18,11 +19,11 @@ describe('result shaping', () => {
     });
     const text = textOf(r);
     const json = jsonIn(text);
-    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(20_000);
+    expect(estimateTokens(json)).toBeLessThanOrEqual(5_000);
     const truncated = r.structuredContent._truncated as Json[];
     expect(truncated.length).toBeGreaterThan(0);
     for (const t of truncated) expect(t.kept).toBeLessThan(t.total);
-    expect(text).toMatch(/Result truncated to fit 20 KB \(.*items kept/);
+    expect(text).toMatch(/Answer cut to fit 5,000 tokens \(.*items kept/);
     expect(text).toMatch(/user-generated content/);
 
     // A trimmed posts array continues in the posts tool at the offset the report names.

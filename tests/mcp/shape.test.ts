@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { pageWithin } from '../../src/mcp/results/paging.js';
 import { capResult, describeTruncation } from '../../src/mcp/results/shape.js';
+import { estimateTokens } from '../../src/mcp/results/tokens.js';
+
+const tokens = (value: unknown) => estimateTokens(JSON.stringify(value));
 
 const post = (i: number) => ({ text: `post ${i} ${'x'.repeat(200)}`, n: `author_${i}` });
 
@@ -20,8 +23,8 @@ describe('capResult', () => {
       },
       small: [1, 2, 3],
     };
-    const shaped = capResult(data, 10_000);
-    expect(Buffer.byteLength(JSON.stringify(shaped.data))).toBeLessThanOrEqual(10_000);
+    const shaped = capResult(data, 5_000);
+    expect(tokens(shaped.data)).toBeLessThanOrEqual(5_000);
     expect(shaped.truncated).toEqual([
       { path: 'results.posts.twitter', kind: 'array', kept: expect.any(Number), total: 200 },
     ]);
@@ -35,7 +38,7 @@ describe('capResult', () => {
     // The input is not mutated.
     expect(data.results.posts.twitter).toHaveLength(200);
     expect(describeTruncation(shaped.truncated, 10_000)).toBe(
-      `Result truncated to fit 10 KB (results.posts.twitter: ${kept} of 200 items kept).`,
+      `Answer cut to fit 10,000 tokens (results.posts.twitter: ${kept} of 200 items kept).`,
     );
   });
 
@@ -48,8 +51,8 @@ describe('capResult', () => {
     };
     const restOf = (t: { path: string; kept: number }) =>
       t.path === 'posts.paged' ? `the posts tool, offset ${t.kept}` : null;
-    const shaped = capResult(data, 8_000, restOf);
-    expect(Buffer.byteLength(JSON.stringify(shaped.data))).toBeLessThanOrEqual(8_000);
+    const shaped = capResult(data, 3_000, restOf);
+    expect(tokens(shaped.data)).toBeLessThanOrEqual(3_000);
     const byPath = Object.fromEntries(shaped.truncated.map((t) => [t.path, t]));
     expect(byPath['posts.paged']).toMatchObject({ kept: 0, total: 40, rest: 'the posts tool, offset 0' });
     // The comments, which nothing else serves, lost only what still did not fit.
@@ -59,7 +62,7 @@ describe('capResult', () => {
 
   it('cuts a single huge string when no array is to blame', () => {
     const shaped = capResult({ report_markdown: 'y'.repeat(50_000), id: 'r' }, 5_000);
-    expect(Buffer.byteLength(JSON.stringify(shaped.data))).toBeLessThanOrEqual(5_000);
+    expect(tokens(shaped.data)).toBeLessThanOrEqual(5_000);
     expect(shaped.truncated[0]).toMatchObject({ path: 'report_markdown', kind: 'string', total: 50_000 });
     expect(shaped.data.id).toBe('r');
   });
@@ -80,14 +83,14 @@ describe('pageWithin', () => {
     expect(pageWithin(items, 10, 3, 100_000)).toMatchObject({ returned: 0, items: [] });
   });
 
-  it('ends a page where the byte budget ends, and the next page starts there', () => {
+  it('ends a page where the token budget ends, and the next page starts there', () => {
     const items = Array.from({ length: 50 }, (_, i) => ({ i, text: 'x'.repeat(500) }));
-    const first = pageWithin(items, 0, 50, 10_000);
+    const first = pageWithin(items, 0, 50, 2_500);
     expect(first.cutBySize).toBe(true);
     expect(first.returned).toBeGreaterThan(5);
     expect(first.returned).toBeLessThan(50);
     expect(first.next_offset).toBe(first.returned);
-    expect(Buffer.byteLength(JSON.stringify(first.items))).toBeLessThan(10_000);
+    expect(tokens(first.items)).toBeLessThan(2_500);
     const seen = new Set<number>();
     let offset: number | undefined = 0;
     while (offset !== undefined) {
@@ -95,7 +98,7 @@ describe('pageWithin', () => {
         items,
         offset,
         50,
-        10_000,
+        2_500,
       );
       for (const item of page.items) seen.add(item.i);
       offset = page.next_offset;
@@ -105,6 +108,6 @@ describe('pageWithin', () => {
 
   it('always holds one item, however large, so paging moves on', () => {
     const items = [{ text: 'y'.repeat(20_000) }, { text: 'z' }];
-    expect(pageWithin(items, 0, 10, 5_000)).toMatchObject({ returned: 1, next_offset: 1 });
+    expect(pageWithin(items, 0, 10, 1_000)).toMatchObject({ returned: 1, next_offset: 1 });
   });
 });

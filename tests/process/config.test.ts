@@ -62,7 +62,7 @@ describe('config', () => {
       RUN_MAX_WAIT_SECONDS: c.mcp.runMaxWaitMs / 1000,
       TASK_RETENTION_HOURS: c.mcp.taskRetentionMs / 3_600_000,
       TASK_LEASE_SECONDS: c.mcp.taskLeaseMs / 1000,
-      MAX_RESULT_BYTES: c.mcp.maxResultBytes,
+      MAX_RESULT_TOKENS: c.mcp.maxResultTokens,
       UPSTREAM_TIMEOUT_MS: c.mcp.upstreamTimeoutMs,
       UPSTREAM_POLLS_PER_SECOND: c.mcp.pollsPerSecond,
       AUDIT_RETENTION_DAYS: c.auditRetentionDays,

@@ -95,7 +95,7 @@ export class AdmittedCall {
     let status = 'error';
     try {
       if ('error' in ran) throw ran.error;
-      const outcome = shapedOutcome(ran.out, this.deps.options.maxResultBytes);
+      const outcome = shapedOutcome(ran.out, this.deps.options.maxResultTokens);
       status = this.ctx.signal.aborted ? 'cancelled' : 'ok';
       await this.audit(status);
       return outcome;

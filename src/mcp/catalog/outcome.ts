@@ -3,13 +3,15 @@ import type { Logger } from '../../logger.js';
 import { cleanDeep, fencedBlock, UNTRUSTED_NOTICE } from '../results/fence.js';
 import { dropNulls } from '../results/format.js';
 import { capResult, describeTruncation, type Shaped } from '../results/shape.js';
+import { fitText } from '../results/text-budget.js';
+import { estimateTokens } from '../results/tokens.js';
 import type { ToolDef, ToolOutput } from '../tools/types.js';
 import { type CredentialSource, errorMessage } from './tool-errors.js';
 import type { ToolOutcome } from './types.js';
 
 /**
  * A tool's output or failure as the model reads it, the same however the call ran (a tool call, a
- * resource read, a task finishing in the background): the size cap applied, the text composed, a
+ * resource read, a task finishing in the background): the token budget applied, the text composed, a
  * failure put in words.
  */
 
@@ -22,30 +24,38 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
 }
 
 /**
- * The text block: the tool's markdown, what the size cap cut, and (for JSON answers) the JSON, inside
+ * The text block: the tool's markdown, what the token budget cut, and (for JSON answers) the JSON, inside
  * the untrusted-content fence when it holds user-generated content.
  */
-function composeText(out: ToolOutput, shaped: Shaped, maxBytes: number): string {
+function composeText(out: ToolOutput, shaped: Shaped, maxTokens: number): string {
   const parts = [out.text];
-  const truncation = describeTruncation(shaped.truncated, maxBytes);
+  const truncation = describeTruncation(shaped.truncated, maxTokens);
   if (truncation) parts.push(truncation);
   if (out.json) parts.push(out.untrusted ? fencedBlock(shaped.json, UNTRUSTED_NOTICE) : shaped.json);
   return parts.join('\n\n');
 }
 
-/** A tool's output within the size cap, as an outcome. */
-export function shapedOutcome(out: ToolOutput, maxBytes: number): ToolOutcome & { ok: true } {
+/**
+ * A tool's output within the token budget, as an outcome. The budget holds for the text and for
+ * `structuredContent` each: a client shows the model one or the other (or, for JSON answers, the text
+ * carries the same JSON). A JSON answer's data is cut further until its text fits beside the prose.
+ */
+export function shapedOutcome(out: ToolOutput, maxTokens: number): ToolOutcome & { ok: true } {
   // User-generated content is cleaned once here, for every reader: the text's JSON, structuredContent,
   // resource reads and the views all take it from `data` (results/fence.ts says what cleaning does).
-  const data = dropNulls(out.data) as Record<string, unknown>;
-  const shaped = capResult(
-    out.untrusted ? (cleanDeep(data) as Record<string, unknown>) : data,
-    maxBytes,
-    out.rest,
-  );
+  const dropped = dropNulls(out.data) as Record<string, unknown>;
+  const data = out.untrusted ? (cleanDeep(dropped) as Record<string, unknown>) : dropped;
+  let shaped = capResult(data, maxTokens, out.rest);
+  let text = composeText(out, shaped, maxTokens);
+  for (let round = 0; round < 4 && out.json; round++) {
+    const over = estimateTokens(text) - maxTokens;
+    if (over <= 0) break;
+    shaped = capResult(data, Math.max(0, shaped.tokens - over - 200), out.rest);
+    text = composeText(out, shaped, maxTokens);
+  }
   return {
     ok: true,
-    text: composeText(out, shaped, maxBytes),
+    text: fitText(text, maxTokens),
     data: shaped.data,
     json: shaped.json,
     links: out.links ?? [],

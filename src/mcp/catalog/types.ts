@@ -43,7 +43,7 @@ export type ToolOutcome =
       ok: true;
       text: string;
       data: Record<string, unknown>;
-      /** `data` as JSON text (written once, for the size cap). */
+      /** `data` as JSON text (written once, for the token budget). */
       json: string;
       links: NonNullable<ToolOutput['links']>;
       /** The data holds user-generated content (posts, profiles). */

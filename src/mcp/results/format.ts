@@ -100,7 +100,7 @@ export function dropNulls(value: unknown): unknown {
   }
   if (!isRecord(value)) return value;
   // Copied only from the first key that changes: a subtree without nulls is shared, not rebuilt (a
-  // result is mostly such subtrees; nothing writes to a result once built, and the size cap trims a clone).
+  // result is mostly such subtrees; nothing writes to a result once built, and the token budget trims a clone).
   const keys = Object.keys(value);
   let out: Record<string, unknown> | null = null;
   for (let i = 0; i < keys.length; i++) {

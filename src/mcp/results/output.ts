@@ -10,7 +10,7 @@ export interface ResultOutput {
   data: Record<string, unknown>;
   /** Markdown for the model: the whole answer, or (with `json`) the sentences before the JSON. */
   text: string;
-  /** Append the (size-capped) JSON of `data` to the text: lists, settings, `detail: "full"`. */
+  /** Append the (budgeted) JSON of `data` to the text: lists, settings, `detail: "full"`. */
   json?: boolean;
   /**
    * `data` holds user-generated content (posts, handles, profiles): appended JSON gets the
@@ -19,7 +19,7 @@ export interface ResultOutput {
   untrusted?: boolean;
   /** `resource_link` items after the text: where the full data can be read. */
   links?: ResourceLink[];
-  /** Where the rest of an array the size cap trimmed can be read (a tool and its arguments). */
+  /** Where the rest of an array the token budget cut can be read (a tool and its arguments). */
   rest?: (trimmed: Truncation) => string | null;
 }
 

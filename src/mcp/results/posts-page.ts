@@ -4,7 +4,8 @@ import { isRecord, num } from './format.js';
 import { link, postsUri } from './links.js';
 import type { Detail, ResultOutput as ToolOutput } from './output.js';
 import { pageWithin } from './paging.js';
-import { fromPostsData, postLine } from './posts.js';
+import { fromPostsData, type PostSummary, postLine } from './posts.js';
+import { estimateTokens } from './tokens.js';
 
 export interface PostsPageView {
   kind: 'keyword' | 'user';
@@ -15,7 +16,7 @@ export interface PostsPageView {
   offset: number;
   limit: number;
   detail: Detail;
-  maxBytes: number;
+  maxTokens: number;
 }
 
 const LABEL = { keyword: 'Keyword search', user: 'User search' } as const;
@@ -23,7 +24,7 @@ const TOOL = { keyword: 'get_keyword_search_posts_data', user: 'get_user_search_
 
 /**
  * One page of a search's posts (every post stays reachable): `limit` posts or as many as fit the
- * size cap, `next_offset` whenever any are left. Summary: one line per post inside the fence, and
+ * token budget, `next_offset` whenever any are left. Summary: one line per post inside the fence, and
  * compact posts in `structuredContent`; full: the posts as upstream sent them, as JSON.
  */
 export function postsPageOutput(view: PostsPageView): ToolOutput {
@@ -33,8 +34,14 @@ export function postsPageOutput(view: PostsPageView): ToolOutput {
     view.platform === 'all'
       ? view.posts
       : view.posts.filter((p) => postKindOf(isRecord(p) ? p : {}) === view.platform);
-  const items = view.detail === 'full' ? mine : mine.map(fromPostsData);
-  const page = pageWithin(items, view.offset, view.limit, view.maxBytes);
+  const items: unknown[] = view.detail === 'full' ? [...mine] : mine.map(fromPostsData);
+  // A summary post costs its line in the text and its JSON in structuredContent: the larger counts.
+  const measure =
+    view.detail === 'full'
+      ? undefined
+      : (p: unknown) =>
+          Math.max(estimateTokens(JSON.stringify(p)), estimateTokens(postLine(p as PostSummary, 99_999)));
+  const page = pageWithin(items, view.offset, view.limit, view.maxTokens, measure);
   const { items: posts, cutBySize, ...counts } = page;
   const data = {
     search_id: view.searchId,
@@ -52,7 +59,7 @@ export function postsPageOutput(view: PostsPageView): ToolOutput {
   const next =
     page.next_offset === undefined
       ? 'Last page.'
-      : `Next page: ${TOOL[view.kind]} with offset ${page.next_offset}${cutBySize ? ' (this page was cut to fit the size cap)' : ''}.`;
+      : `Next page: ${TOOL[view.kind]} with offset ${page.next_offset}${cutBySize ? ' (this page was cut to fit the token budget)' : ''}.`;
   const links =
     page.next_offset === undefined
       ? []
@@ -68,10 +75,6 @@ export function postsPageOutput(view: PostsPageView): ToolOutput {
           ),
         ];
   if (view.detail === 'full') return { data, text: `${head} ${next}`, json: true, untrusted: true, links };
-  const lines = [
-    head,
-    fenced(posts.map((p, i) => postLine(p as ReturnType<typeof fromPostsData>, view.offset + i + 1))),
-    next,
-  ];
+  const lines = [head, fenced(posts.map((p, i) => postLine(p as PostSummary, view.offset + i + 1))), next];
   return { data, text: lines.filter(Boolean).join('\n'), untrusted: true, links };
 }

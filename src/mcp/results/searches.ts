@@ -66,7 +66,6 @@ function moreLine(view: SearchView, hasResults: boolean): string {
     `all posts, ${POSTS_LIMIT_DEFAULT} per call: ${tools.posts} (search_id ${record.id}, offset${kind === 'keyword' ? ', platform' : ''})`,
   ];
   if (kind === 'keyword' && hasResults) parts.push(`topic trees: get_keyword_search_topic_tree`);
-  parts.push(`the whole record: ${tools.get} with detail "full"`);
   return `More: ${parts.join('; ')}.`;
 }
 

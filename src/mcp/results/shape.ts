@@ -1,6 +1,9 @@
+import { estimateTokens } from './tokens.js';
+
 /**
- * Result shaping: a size cap that trims the longest arrays (and, failing that, the longest strings)
- * and says exactly what it cut, so a model knows the data is partial and how to page for the rest.
+ * Result shaping: a token budget that trims the longest arrays (and, failing that, the longest
+ * strings) and says exactly what it cut, so a model knows the data is partial and how to page for
+ * the rest. Tokens are estimated on the high side (./tokens.ts).
  */
 
 export interface Truncation {
@@ -16,8 +19,9 @@ export interface Truncation {
 export interface Shaped {
   data: Record<string, unknown>;
   truncated: Truncation[];
-  bytes: number;
-  /** `data` as JSON text: measured for the cap, so the answer need not serialize it again. */
+  /** Estimated tokens of `json`. */
+  tokens: number;
+  /** `data` as JSON text: measured for the budget, so the answer need not serialize it again. */
   json: string;
 }
 
@@ -25,21 +29,22 @@ const MAX_ROUNDS = 60;
 
 export function capResult(
   input: Record<string, unknown>,
-  maxBytes: number,
+  maxTokens: number,
   restOf?: (trimmed: Truncation) => string | null,
 ): Shaped {
   let json = jsonText(input);
-  let bytes = Buffer.byteLength(json, 'utf8');
-  if (bytes <= maxBytes) return { data: input, truncated: [], bytes, json };
+  let tokens = estimateTokens(json);
+  if (tokens <= maxTokens) return { data: input, truncated: [], tokens, json };
   // Work on a copy so upstream objects are never mutated.
   const data = structuredClone(input);
   const report = new Map<string, Truncation>();
   // Arrays whose rest can be read elsewhere go first: trimming them loses nothing for good.
   const reachable = (path: string) => restOf?.({ path, kind: 'array', kept: 0, total: 0 }) != null;
-  for (let round = 0; round < MAX_ROUNDS && bytes > maxBytes; round++) {
+  for (let round = 0; round < MAX_ROUNDS && tokens > maxTokens; round++) {
     const target = largest(data, reachable);
     if (!target) break;
-    const excess = bytes - maxBytes;
+    // Sizes are in bytes; the excess in tokens is turned into bytes at this answer's own rate.
+    const excess = ((tokens - maxTokens) * Buffer.byteLength(json, 'utf8')) / tokens;
     const { parent, key, value, path, size } = target;
     if (Array.isArray(value)) {
       const total = report.get(path)?.total ?? value.length;
@@ -54,14 +59,15 @@ export function capResult(
       (parent as Record<string | number, unknown>)[key] = `${value.slice(0, keep)}…`;
       report.set(path, { path, kind: 'string', kept: keep, total });
     }
-    // The report is part of the result: it counts against the cap too.
+    // The report is part of the result: it counts against the budget too.
     data._truncated = withRest([...report.values()], restOf);
-    bytes = Buffer.byteLength(jsonText(data), 'utf8');
+    json = jsonText(data);
+    tokens = estimateTokens(json);
   }
   const truncated = withRest([...report.values()], restOf);
   data._truncated = truncated;
   json = jsonText(data);
-  return { data, truncated, bytes: Buffer.byteLength(json, 'utf8'), json };
+  return { data, truncated, tokens: estimateTokens(json), json };
 }
 
 function withRest(report: Truncation[], restOf?: (trimmed: Truncation) => string | null): Truncation[] {
@@ -71,7 +77,7 @@ function withRest(report: Truncation[], restOf?: (trimmed: Truncation) => string
   });
 }
 
-export function describeTruncation(truncated: Truncation[], maxBytes: number): string {
+export function describeTruncation(truncated: Truncation[], maxTokens: number): string {
   if (truncated.length === 0) return '';
   const parts = truncated.map(
     (t) =>
@@ -80,7 +86,7 @@ export function describeTruncation(truncated: Truncation[], maxBytes: number): s
         : `${t.path}: first ${t.kept} of ${t.total} characters kept`) +
       (t.rest ? `, the rest: ${t.rest}` : ''),
   );
-  return `Result truncated to fit ${Math.round(maxBytes / 1000)} KB (${parts.join('; ')}).`;
+  return `Answer cut to fit ${maxTokens.toLocaleString('en-US')} tokens (${parts.join('; ')}).`;
 }
 
 function jsonText(value: unknown): string {

@@ -13,7 +13,7 @@ import { checkedResponseText, type PlainCall } from './direct-wire.js';
 import { EVENT_STREAM_HEADERS, type Exchange } from './sdk-exchange.js';
 import { messageFrame, readFrames, SseOut } from './sse-out.js';
 
-/** A call's result, and its structured content as JSON text when the size cap wrote it. */
+/** A call's result, and its structured content as JSON text when the token budget wrote it. */
 interface Ran {
   result: CallToolResult;
   structuredJson?: string;

@@ -131,7 +131,7 @@ function canonicalBlock(block: unknown): Record<string, unknown> | null {
  * The JSON-RPC response the SDK sends for `result`, as text: the result's blocks, structured content
  * and error flag in its schema's order, plus `resultType` and the server's identity on the 2026-07-28
  * era (its encode step), in JSON.stringify's own form; `structuredJson`, when given, is the structured
- * content already written as JSON (the size cap wrote it). Null when the result has anything else, for
+ * content already written as JSON (the token budget wrote it). Null when the result has anything else, for
  * the SDK to frame.
  */
 export function responseText(

@@ -189,7 +189,7 @@ export class TaskRunner {
       if (catalog.stopWaiting.aborted || task.controller.signal.aborted) return;
       const out = task.row.reusedAgeMs === null ? settled.output : this.noticed(task, settled.output);
       if (settled.ended === 'done' || this.now() >= deadline) {
-        await this.finish(task.row, shapedOutcome(out, catalog.options.maxResultBytes));
+        await this.finish(task.row, shapedOutcome(out, catalog.options.maxResultTokens));
         return;
       }
       // The job's status could not be read (upstream down): the work may be fine; read it again later.

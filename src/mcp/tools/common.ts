@@ -63,7 +63,9 @@ export const showArg = <T extends readonly [string, ...string[]]>(statuses: T) =
   z.enum(statuses).describe('Status filter.');
 
 /** `full` is the raw record, not a longer summary: a model could read it either way. */
-export const detailArg = z.enum(DETAILS).describe('full: raw JSON.');
+export const detailArg = z
+  .enum(DETAILS)
+  .describe('full: the record as JSON, cut to fit; posts page in the posts tools.');
 
 export const POSTS_LIMIT_MAX = 500;
 export const postsPaging = {
@@ -83,7 +85,9 @@ export const truncationOutput = z
     }),
   )
   .optional()
-  .describe('Present when the size cap trimmed arrays or strings: which, how much was kept.');
+  .describe(
+    'Present when the token budget cut arrays or strings: which, how much was kept, where the rest is.',
+  );
 
 export const pendingFields = {
   completed: z.boolean().describe('False when the wait ended first; call next_step later.'),

@@ -208,7 +208,7 @@ export const getKeywordSearchPostsData = defineTool({
       offset: args.offset ?? 0,
       limit: args.limit ?? POSTS_LIMIT_DEFAULT,
       detail: args.detail ?? 'summary',
-      maxBytes: ctx.options.maxResultBytes,
+      maxTokens: ctx.options.maxResultTokens,
     });
   },
 });

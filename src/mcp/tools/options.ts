@@ -17,8 +17,11 @@ export interface ToolOptions {
   pollsPerSecond: number;
   /** How long to keep polling a search that reports `finished` but has no results yet. */
   resultsGraceMs: number;
-  /** Size cap of one tool result's JSON, in bytes. */
-  maxResultBytes: number;
+  /**
+   * Most tokens of one answer a model reads (its text, and its structuredContent on its own), as
+   * ../results/tokens.ts estimates them, on the high side.
+   */
+  maxResultTokens: number;
 }
 
 /** The defaults, written once in configuration (../../config-defaults.ts), which reads them too. */

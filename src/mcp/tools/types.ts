@@ -90,7 +90,7 @@ export interface SubmitReuse {
   seen(kind: JobKind, id: string | number, ended: boolean): void;
 }
 
-/** A successful tool outcome, before size capping (built by the result builders of ../results). */
+/** A successful tool outcome, before the token budget (built by the result builders of ../results). */
 export type ToolOutput = ResultOutput;
 
 export interface ToolAnnotationsSpec {

@@ -151,7 +151,7 @@ export const getUserSearchPostsData = defineTool({
       offset: args.offset ?? 0,
       limit: args.limit ?? POSTS_LIMIT_DEFAULT,
       detail: args.detail ?? 'summary',
-      maxBytes: ctx.options.maxResultBytes,
+      maxTokens: ctx.options.maxResultTokens,
     });
   },
 });
