@@ -11,13 +11,12 @@ import { metrics } from '../metrics/index.js';
 import { seriesCache } from '../metrics/registry.js';
 import type { SecretBox } from '../security/secrets.js';
 import { teamToolPolicy } from '../teams/tool-policy.js';
-import { createUpstreamClient, type UpstreamClient } from '../upstream/client.js';
 import { DEFAULT_VIEWS_DIR, ViewCatalog } from './apps/catalog.js';
 import { ViewNegotiation } from './apps/negotiate.js';
 import type { Caller } from './auth/caller.js';
+import { assembleCatalog, type CallTuning, toolOptionsFrom } from './call-assembly.js';
 import { CallDirectory } from './cancellation/call-directory.js';
 import { InflightCalls } from './cancellation/inflight.js';
-import type { CatalogDeps } from './catalog/catalog.js';
 import { compileAll } from './catalog/compiled-catalog.js';
 import { PerRequestServers, SERVER_INFO, serverOptions } from './per-request-server.js';
 import { PromptCatalog } from './prompts/serve.js';
@@ -29,9 +28,8 @@ import { ToolsListCache } from './sdk-bypass/tools-list-cache.js';
 import { requestServer } from './serve-request.js';
 import { Tasks } from './tasks/tasks.js';
 import { CREDIT_SPENDING_TOOLS, toolByName } from './tools/index.js';
-import { DEFAULT_TOOL_OPTIONS, type ToolOptions } from './tools/types.js';
+import type { ToolOptions } from './tools/types.js';
 import { TimerWheel } from './waiting/timer-wheel.js';
-import { WaitScheduler } from './waiting/wait-scheduler.js';
 
 export { SERVER_INFO } from './per-request-server.js';
 
@@ -44,13 +42,7 @@ export interface McpHandlerDeps {
   secrets: SecretBox;
 }
 
-export interface McpHandlerOptions extends Partial<ToolOptions> {
-  /** Per-attempt upstream timeout (default 30 s). */
-  upstreamTimeoutMs?: number;
-  /** Retries of idempotent upstream reads (default 2). */
-  upstreamMaxRetries?: number;
-  /** First retry backoff (default 200 ms). */
-  upstreamBackoffMs?: number;
+export interface McpHandlerOptions extends CallTuning {
   /** Where the built MCP Apps views are (default dist/views/). */
   viewsDir?: string;
   /** How much of /mcp is answered outside the SDK (./sdk-bypass/paths.ts; default `full`). */
@@ -97,21 +89,25 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     logger.error({ err }, 'cannot receive cancellations from other instances');
   });
   const wheel = new TimerWheel();
-  const catalog: CatalogDeps = {
-    inflight,
-    upstream: upstreamClientFor(deps, options),
-    publicUrl: deps.config.publicUrl,
-    tokenHeader: deps.config.upstream.tokenHeader,
-    options: toolOptions,
-    audit: auditAndCount(toolCallAuditor(deps.db, logger)),
-    logger,
-    teamPolicy: teamToolPolicy(deps.db, CREDIT_SPENDING_TOOLS),
-    stopWaiting: shutdown.signal,
-    running: new Set<Promise<unknown>>(),
-    // One timer for every due poll, deadline and keep-alive comment (wheel below).
-    waits: new WaitScheduler(toolOptions, shutdown.signal, Date.now, wheel),
-    reuse: new RecentSubmits(deps.db, logger),
-  };
+  const catalog = assembleCatalog(
+    {
+      upstream: {
+        ...deps.upstream,
+        tokenHeader: deps.config.upstream.tokenHeader,
+        userHeader: deps.config.upstream.userHeader,
+      },
+      publicUrl: deps.config.publicUrl,
+      logger,
+      audit: auditAndCount(toolCallAuditor(deps.db, logger)),
+      inflight,
+      teamPolicy: teamToolPolicy(deps.db, CREDIT_SPENDING_TOOLS),
+      reuse: new RecentSubmits(deps.db, logger),
+      stopWaiting: shutdown.signal,
+      // One timer for every due poll, deadline and keep-alive comment (the bypass's too).
+      wheel,
+    },
+    options,
+  );
   const taskAudits = batchedToolCallAuditor(deps.db, logger);
   const taskReads = repeatedReadsAuditor(taskAudits, { windowMs: options.taskReadWindowMs });
   const countedReads = toolCallSeries('tasks/get', 'ok');
@@ -191,30 +187,6 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       await inflight.stop();
     },
   };
-}
-
-/** The tool layer's knobs: the defaults, with what the options set. */
-function toolOptionsFrom(options: McpHandlerOptions): ToolOptions {
-  const toolOptions: ToolOptions = { ...DEFAULT_TOOL_OPTIONS };
-  for (const key of Object.keys(DEFAULT_TOOL_OPTIONS) as (keyof ToolOptions)[]) {
-    const value = options[key];
-    if (value !== undefined) toolOptions[key] = value;
-  }
-  return toolOptions;
-}
-
-function upstreamClientFor(deps: McpHandlerDeps, options: McpHandlerOptions): UpstreamClient {
-  return createUpstreamClient({
-    searchUrl: deps.upstream.searchUrl,
-    agentUrl: deps.upstream.agentUrl,
-    tokenHeader: deps.config.upstream.tokenHeader,
-    userHeader: deps.config.upstream.userHeader,
-    ...(options.upstreamTimeoutMs !== undefined ? { timeoutMs: options.upstreamTimeoutMs } : {}),
-    ...(options.upstreamMaxRetries !== undefined ? { maxRetries: options.upstreamMaxRetries } : {}),
-    ...(options.upstreamBackoffMs !== undefined ? { backoffBaseMs: options.upstreamBackoffMs } : {}),
-    logger: deps.logger.child({ component: 'upstream' }),
-    observe: metrics.observeUpstream,
-  });
 }
 
 /**

@@ -4,27 +4,23 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from '../logger.js';
 import { SCOPES } from '../oauth/scopes.js';
-import { createUpstreamClient } from '../upstream/client.js';
 import { DEFAULT_VIEWS_DIR, ViewCatalog } from './apps/catalog.js';
 import { viewsDeclaration } from './apps/negotiate.js';
 import type { UpstreamUserCaller } from './auth/caller.js';
+import { assembleCatalog, type CallTuning } from './call-assembly.js';
 import { InflightCalls } from './cancellation/inflight.js';
-import type { CatalogDeps } from './catalog/catalog.js';
 import { compileAll } from './catalog/compiled-catalog.js';
 import { registerEverything, SERVER_INFO, serverOptions } from './per-request-server.js';
 import { PromptCatalog } from './prompts/serve.js';
 import { ResourceReader } from './resources/read.js';
 import { reachOf } from './tools/index.js';
-import { DEFAULT_TOOL_OPTIONS, type ToolOptions } from './tools/types.js';
-import { TimerWheel } from './waiting/timer-wheel.js';
-import { WaitScheduler } from './waiting/wait-scheduler.js';
 
 export interface StdioServerDeps {
   upstream: { searchUrl: string; agentUrl: string; tokenHeader: string; userHeader: string };
   /** The upstream user every call acts as. */
   credentials: { token: string; userId: string };
-  toolOptions: Partial<ToolOptions>;
-  upstreamTimeoutMs?: number;
+  /** The same knobs and upstream policy as the hosted server's; unset, the same defaults. */
+  tuning: CallTuning;
   logger: Logger;
   viewsDir?: string;
   stdin?: Readable;
@@ -48,32 +44,24 @@ export interface StdioServerHandle {
  */
 export function serveCatalogOverStdio(deps: StdioServerDeps): StdioServerHandle {
   const { logger } = deps;
-  const toolOptions: ToolOptions = { ...DEFAULT_TOOL_OPTIONS, ...definedOnly(deps.toolOptions) };
   const shutdown = new AbortController();
-  const catalog: CatalogDeps = {
-    inflight: new InflightCalls(undefined, logger),
-    upstream: createUpstreamClient({
-      searchUrl: deps.upstream.searchUrl,
-      agentUrl: deps.upstream.agentUrl,
-      tokenHeader: deps.upstream.tokenHeader,
-      userHeader: deps.upstream.userHeader,
-      ...(deps.upstreamTimeoutMs !== undefined ? { timeoutMs: deps.upstreamTimeoutMs } : {}),
-      logger: logger.child({ component: 'upstream' }),
-    }),
-    publicUrl: '',
-    tokenHeader: deps.upstream.tokenHeader,
-    options: toolOptions,
-    audit: async (event) => {
-      logger.info(
-        { tool: event.tool, status: event.status, durationMs: Math.round(event.durationMs) },
-        'tool call',
-      );
+  const catalog = assembleCatalog(
+    {
+      upstream: deps.upstream,
+      publicUrl: '',
+      logger,
+      // No database: each call is one log line on standard error instead of an audit row.
+      audit: async (event) => {
+        logger.info(
+          { tool: event.tool, status: event.status, durationMs: Math.round(event.durationMs) },
+          'tool call',
+        );
+      },
+      inflight: new InflightCalls(undefined, logger),
+      stopWaiting: shutdown.signal,
     },
-    logger,
-    stopWaiting: shutdown.signal,
-    running: new Set<Promise<unknown>>(),
-    waits: new WaitScheduler(toolOptions, shutdown.signal, Date.now, new TimerWheel()),
-  };
+    deps.tuning,
+  );
   const views = new ViewCatalog(deps.viewsDir ?? DEFAULT_VIEWS_DIR, logger);
   const surface = {
     resources: new ResourceReader(catalog),
@@ -115,7 +103,7 @@ export function serveCatalogOverStdio(deps: StdioServerDeps): StdioServerHandle 
   );
   const handle = serveStdio(
     () => {
-      const server = new McpServer(SERVER_INFO, serverOptions(toolOptions));
+      const server = new McpServer(SERVER_INFO, serverOptions(catalog.options));
       registerEverything(server, tools, surface, withViews === true);
       const connect = server.connect.bind(server);
       // Every message of the connection carries the caller, as /mcp's route puts it on each request.
@@ -171,8 +159,4 @@ class ForwardingTransport implements Transport {
   setProtocolVersion = (version: string): void => {
     this.inner.setProtocolVersion?.(version);
   };
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

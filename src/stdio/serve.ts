@@ -70,13 +70,7 @@ export async function runStdioServer(io: StdioIo): Promise<void> {
     const server = serveCatalogOverStdio({
       upstream: { ...config.upstream, searchUrl: upstream.searchUrl, agentUrl: upstream.agentUrl },
       credentials: { token, userId: config.credentials.userId },
-      toolOptions: {
-        searchMaxWaitMs: config.mcp.searchMaxWaitMs,
-        runMaxWaitMs: config.mcp.runMaxWaitMs,
-        maxResultTokens: config.mcp.maxResultTokens,
-        pollsPerSecond: config.mcp.pollsPerSecond,
-      },
-      upstreamTimeoutMs: config.mcp.upstreamTimeoutMs,
+      tuning: config.mcp,
       logger,
       stdin: io.stdin,
       stdout: io.stdout,

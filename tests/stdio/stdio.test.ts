@@ -103,6 +103,30 @@ describe('the v2 client over stdio (the real bin, a child process)', () => {
     expect((requests as Array<{ user_id: string | null }>).some((r) => r.user_id === USER_ID)).toBe(true);
   });
 
+  it('retries a failing upstream read as often as the hosted server does (one retry policy)', async () => {
+    // The upstream answers 503 to the next two reads of /api/usage: both servers retry, alike.
+    const attempts = async (client: { callTool(c: Json): Promise<Json> }) => {
+      await h.control('DELETE', `/credentials/${token}/requests`);
+      await h.control('PUT', '/faults', {
+        token,
+        error_rate: 1,
+        error_status: 503,
+        path_prefix: '/api/usage',
+        remaining: 2,
+      });
+      const result = await client.callTool({ name: 'usage', arguments: {} });
+      await h.control('DELETE', `/faults?token=${token}`);
+      const { requests } = await h.control('GET', `/credentials/${token}/requests`);
+      const reads = (requests as Array<{ path: string; status: number | null }>).filter((r) =>
+        r.path.startsWith('/api/usage'),
+      );
+      return { isError: result.isError ?? false, statuses: reads.map((r) => r.status) };
+    };
+    const local = await attempts(v2);
+    expect(local).toEqual({ isError: false, statuses: [503, 503, 200] });
+    expect(await attempts(hosted)).toEqual(local);
+  });
+
   it('an input error is the same tool error as on /mcp', async () => {
     const call = { name: 'get_keyword_search', arguments: { search_id: 'twelve' } };
     const local = await v2.callTool(call);
