@@ -1,8 +1,9 @@
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { agentHost } from './agent-host/index.js';
 import { type Clock, iso, SandboxClock } from './clock.js';
 import { AGENT_PREFIX, CONTROL_PREFIX, TICK_INTERVAL_MS, TOKEN_HEADER, USER_HEADER } from './constants.js';
 import { controlRoutes } from './control.js';
+import { applyRequestFaults, errorBody, type FaultFired, type Host } from './fault-response.js';
 import { searchHost } from './search-host/index.js';
 import { DEFAULT_SPEED, type Speed } from './speed.js';
 import { settleAll } from './state/settle.js';
@@ -32,14 +33,8 @@ export interface SandboxHandle {
 
 export type SandboxApp = Hono & { sandbox: SandboxHandle };
 
-type Host = 'search' | 'agent';
-
 function hostOf(path: string): Host {
   return path === AGENT_PREFIX || path.startsWith(`${AGENT_PREFIX}/`) ? 'agent' : 'search';
-}
-
-function errorBody(host: Host, message: string) {
-  return host === 'agent' ? { detail: message } : { error: message };
 }
 
 /**
@@ -90,44 +85,20 @@ export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
       user_id: c.req.header(USER_HEADER) ?? null,
       time: iso(store.now()),
       status: null as number | null,
+      fault: null as FaultFired,
     };
     if (known) store.logRequest(token, entry);
     settle();
-    await applyFaults(c, host, known ? token : null, relPath, next);
-    entry.status = c.res.status;
-  });
-
-  async function applyFaults(
-    c: Context,
-    host: Host,
-    token: string | null,
-    relPath: string,
-    next: () => Promise<void>,
-  ) {
-    const latency = store.faults.latency(token, relPath);
-    if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
-    const fault = store.faults.requestFault(token, relPath);
-    if (fault === null) return next();
-    if (fault.kind === 'error') {
-      c.res = c.json(errorBody(host, 'Service temporarily unavailable (sandbox fault)'), fault.status as 500);
-    } else if (fault.kind === 'rate_limit') {
-      c.res = c.json(errorBody(host, 'Rate limit exceeded'), 429, {
-        'Retry-After': String(fault.retryAfter),
-      });
-    } else {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          hangs.delete(done);
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = fault.ms === undefined ? undefined : setTimeout(done, fault.ms);
-        hangs.add(done);
-        c.req.raw.signal.addEventListener('abort', done, { once: true });
-      });
-      c.res = c.json(errorBody(host, 'Gateway timeout (sandbox fault: hanging request)'), 504);
+    const where = { host, token: known ? token : null, path: relPath };
+    const before = await applyRequestFaults(c, store, hangs, { ...where, phase: 'before' });
+    let fired = before.fired;
+    if (!before.handled) {
+      await next();
+      fired = (await applyRequestFaults(c, store, hangs, { ...where, phase: 'after' })).fired;
     }
-  }
+    entry.status = fired === 'reset' ? null : c.res.status;
+    entry.fault = fired;
+  });
 
   app.route(CONTROL_PREFIX, controlRoutes(store, clock, settle));
   app.route('/', searchHost(store));

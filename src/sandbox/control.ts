@@ -84,6 +84,7 @@ export function controlRoutes(store: Store, clock: Clock, settle: () => void): H
         'PATCH /__sandbox/credentials/{token}',
         'GET /__sandbox/credentials/{token}/requests',
         'DELETE /__sandbox/credentials/{token}/requests',
+        'GET /__sandbox/credentials/{token}/creates',
         'GET /__sandbox/faults',
         'PUT /__sandbox/faults',
         'DELETE /__sandbox/faults',
@@ -143,6 +144,20 @@ export function controlRoutes(store: Store, clock: Clock, settle: () => void): H
     const token = c.req.param('token');
     if (!store.credentials.has(token)) return bad(c, 'Unknown credential', 404);
     return c.json({ requests: store.requests.get(token) ?? [] });
+  });
+
+  // Counted from the records themselves (kept for the process's life), not the bounded request log.
+  app.get('/credentials/:token/creates', (c) => {
+    const token = c.req.param('token');
+    if (!store.credentials.has(token)) return bad(c, 'Unknown credential', 404);
+    const owned = store.ownedBy(token);
+    const counts = {
+      keyword: owned.keyword.length,
+      user: owned.user.length,
+      expert: owned.expert.length,
+      runs: owned.runs.filter((r) => r.origin === 'api').length,
+    };
+    return c.json({ ...counts, total: counts.keyword + counts.user + counts.expert + counts.runs });
   });
 
   app.delete('/credentials/:token/requests', (c) => {

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { Rng } from './synthetic/prng.js';
 
 /**
- * Fault injection, per credential or global. Request faults (latency, 5xx, 429, hang) act on API
- * requests; behaviour faults (results lag, backend unavailable, failures) are captured by searches
- * and runs when they are created or (re)started.
+ * Fault injection, per credential or global. Request faults (latency, 5xx, 429, hang, reset, down)
+ * act on API requests; behaviour faults (results lag, backend unavailable, failures) are captured by
+ * searches and runs when they are created or (re)started.
  */
 export const faultSchema = z
   .object({
@@ -16,6 +16,15 @@ export const faultSchema = z
     hang: z.boolean().optional(),
     /** A hanging request answers 504 after this long; omitted = until the client gives up or close(). */
     hang_ms: z.number().int().min(0).optional(),
+    /** The connection is dropped without an answer (the client sees a reset). */
+    reset: z.boolean().optional(),
+    /**
+     * Latency, 5xx, hang and reset act after the request was handled: a create is made upstream and
+     * its answer is then lost, slow or an error (an outcome the client cannot know).
+     */
+    after_handling: z.boolean().optional(),
+    /** For this many seconds from the PUT every matching request's connection is dropped; then the set clears. */
+    down_s: z.number().int().min(1).max(3_600).optional(),
     results_lag_ms: z.number().int().min(0).optional(),
     backend_unavailable: z.boolean().optional(),
     fail_searches: z.boolean().optional(),
@@ -31,16 +40,23 @@ export type FaultConfig = z.infer<typeof faultSchema>;
 export type RequestFault =
   | { kind: 'error'; status: number }
   | { kind: 'rate_limit'; retryAfter: number }
-  | { kind: 'hang'; ms: number | undefined };
+  | { kind: 'hang'; ms: number | undefined }
+  | { kind: 'reset' };
+
+/** Where a request fault acts: before the request is handled, or on its answer after. */
+export type FaultPhase = 'before' | 'after';
 
 export class Faults {
   private global: FaultConfig | null = null;
   private readonly perToken = new Map<string, FaultConfig>();
   private readonly rng = new Rng('faults');
+  /** Wall-clock end of each set's `down_s` (not the sandbox clock, which tests freeze). */
+  private readonly downUntil = new Map<FaultConfig, number>();
 
   set(token: string | null, config: FaultConfig): void {
     if (token === null) this.global = config;
     else this.perToken.set(token, config);
+    if (config.down_s !== undefined) this.downUntil.set(config, Date.now() + config.down_s * 1000);
   }
 
   /** `null` clears the global fault set only. */
@@ -63,19 +79,36 @@ export class Faults {
     return { ...(this.global ?? {}), ...(this.perToken.get(token) ?? {}) };
   }
 
-  latency(token: string | null, path: string): number {
+  latency(token: string | null, path: string, phase: FaultPhase): number {
     let ms = 0;
-    for (const cfg of this.applicable(token, path)) ms = Math.max(ms, cfg.config.latency_ms ?? 0);
+    for (const { config } of this.applicable(token, path)) {
+      if (phaseOf(config) === phase) ms = Math.max(ms, config.latency_ms ?? 0);
+    }
     return ms;
   }
 
-  /** Decides whether this request fails, consuming one `remaining` when it does. */
-  requestFault(token: string | null, path: string): RequestFault | null {
+  /** Decides whether this request fails in `phase`, consuming one `remaining` when it does. */
+  requestFault(token: string | null, path: string, phase: FaultPhase): RequestFault | null {
     for (const { config, owner } of this.applicable(token, path)) {
+      const until = this.downUntil.get(config);
+      if (until !== undefined) {
+        if (Date.now() < until) {
+          if (phase === 'before') return { kind: 'reset' };
+          continue;
+        }
+        // The outage is over: the set goes, as a set whose `remaining` ran out does.
+        this.downUntil.delete(config);
+        this.clear(owner);
+        continue;
+      }
+      // A 429 says the request was not handled, so it only ever comes before.
+      if (phase === 'before' && config.rate_limit === true) {
+        return this.consume(config, owner, { kind: 'rate_limit', retryAfter: config.retry_after_s ?? 1 });
+      }
+      if (phaseOf(config) !== phase) continue;
       let fault: RequestFault | null = null;
       if (config.hang === true) fault = { kind: 'hang', ms: config.hang_ms };
-      else if (config.rate_limit === true)
-        fault = { kind: 'rate_limit', retryAfter: config.retry_after_s ?? 1 };
+      else if (config.reset === true) fault = { kind: 'reset' };
       else if (
         config.error_rate !== undefined &&
         config.error_rate > 0 &&
@@ -84,14 +117,18 @@ export class Faults {
         fault = { kind: 'error', status: config.error_status ?? 503 };
       }
       if (fault === null) continue;
-      if (config.remaining !== undefined) {
-        const left = config.remaining - 1;
-        if (left <= 0) this.clear(owner);
-        else this.set(owner, { ...config, remaining: left });
-      }
-      return fault;
+      return this.consume(config, owner, fault);
     }
     return null;
+  }
+
+  private consume(config: FaultConfig, owner: string | null, fault: RequestFault): RequestFault {
+    if (config.remaining !== undefined) {
+      const left = config.remaining - 1;
+      if (left <= 0) this.clear(owner);
+      else this.set(owner, { ...config, remaining: left });
+    }
+    return fault;
   }
 
   private applicable(token: string | null, path: string): { config: FaultConfig; owner: string | null }[] {
@@ -103,4 +140,8 @@ export class Faults {
       ({ config }) => config.path_prefix === undefined || path.startsWith(config.path_prefix),
     );
   }
+}
+
+function phaseOf(config: FaultConfig): FaultPhase {
+  return config.after_handling === true ? 'after' : 'before';
 }

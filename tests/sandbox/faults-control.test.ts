@@ -68,6 +68,86 @@ describe('faults', () => {
     expect((await sbx.search('GET', '/api/iq/credits', { token })).status).toBe(200);
   });
 
+  it('connection resets: the request gets no answer at all, and is logged with fault "reset"', async () => {
+    const token = await sbx.credential();
+    await sbx.control('PUT', '/faults', { token, reset: true, remaining: 1 });
+    await expect(
+      sbx.search('POST', '/api/iq/keyword_search', { token, body: { query: 'q' } }),
+    ).rejects.toThrow();
+    // Dropped before it was handled: nothing was created.
+    expect((await sbx.control('GET', `/credentials/${token}/creates`)).body.keyword).toBe(0);
+    expect((await sbx.search('GET', '/api/iq/credits', { token })).status).toBe(200);
+    const { requests } = (await sbx.control('GET', `/credentials/${token}/requests`)).body;
+    expect(requests[0]).toMatchObject({ method: 'POST', status: null, fault: 'reset' });
+    expect(requests[1]).toMatchObject({ status: 200, fault: null });
+  });
+
+  it('after_handling: the create is made upstream, then its answer is lost (reset) or an error', async () => {
+    const token = await sbx.credential();
+    await sbx.control('PUT', '/faults', { token, reset: true, after_handling: true, remaining: 1 });
+    await expect(
+      sbx.agent('POST', '/api/v1/runs', { token, body: { question: 'Lost answer?' } }),
+    ).rejects.toThrow();
+    await sbx.control('PUT', '/faults', { token, error_rate: 1, after_handling: true, remaining: 1 });
+    const failed = await sbx.search('POST', '/api/iq/keyword_search', { token, body: { query: 'q' } });
+    expect(failed.status).toBe(503);
+    expect(failed.body.error).toMatch(/sandbox fault/);
+    expect((await sbx.control('GET', `/credentials/${token}/creates`)).body).toEqual({
+      keyword: 1,
+      user: 0,
+      expert: 0,
+      runs: 1,
+      total: 2,
+    });
+  });
+
+  it('down for N seconds: every request is dropped until then, after which the set clears itself', async () => {
+    const token = await sbx.credential();
+    await sbx.control('PUT', '/faults', { token, down_s: 1 });
+    const t0 = Date.now();
+    await expect(sbx.search('GET', '/api/iq/credits', { token })).rejects.toThrow();
+    await expect(sbx.agent('GET', '/api/v1/runs', { token })).rejects.toThrow();
+    // Polls until it answers: the outage ends on its own, about a second after the PUT.
+    let status = 0;
+    while (status !== 200) {
+      status = await sbx.search('GET', '/api/iq/credits', { token }).then(
+        (r) => r.status,
+        () => 0,
+      );
+      if (status !== 200) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    expect((await sbx.control('GET', '/faults')).body.credentials).toEqual({});
+  });
+
+  it('latency after handling: the create is made at once, its answer comes late', async () => {
+    const token = await sbx.credential();
+    await sbx.control('PUT', '/faults', { token, latency_ms: 1_000, after_handling: true });
+    const answer = sbx.search('POST', '/api/iq/keyword_search', { token, body: { query: 'q' } });
+    // Made while the answer is still held back.
+    for (;;) {
+      if ((await sbx.control('GET', `/credentials/${token}/creates`)).body.keyword === 1) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const settled = await Promise.race([answer.then(() => 'answered'), Promise.resolve('pending')]);
+    expect(settled).toBe('pending');
+    expect((await answer).status).toBe(201);
+  });
+
+  it('creates count what each credential created (searches of each kind, runs by the API)', async () => {
+    const token = await sbx.credential({ producer: true });
+    await sbx.search('POST', '/api/iq/keyword_search', { token, body: { query: 'a' } });
+    await sbx.search('POST', '/api/iq/user_search', {
+      token,
+      body: { query: 'someone', platform: 'twitter' },
+    });
+    await sbx.agent('POST', '/api/v1/runs', { token, body: { question: 'Counted?' } });
+    await sbx.control('POST', '/outside-runs', { token });
+    const res = await sbx.control('GET', `/credentials/${token}/creates`);
+    expect(res.body).toEqual({ keyword: 1, user: 1, expert: 0, runs: 1, total: 3 });
+    expect((await sbx.control('GET', '/credentials/sbx_unknown/creates')).status).toBe(404);
+  });
+
   it('global faults hit every credential; per-credential faults only their own; path_prefix narrows', async () => {
     const a = await sbx.credential();
     const b = await sbx.credential();

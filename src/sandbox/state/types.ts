@@ -175,5 +175,8 @@ export interface RequestLogEntry {
   query: string;
   user_id: string | null;
   time: string;
+  /** null while in flight, and for a connection the sandbox dropped (fault `reset`). */
   status: number | null;
+  /** The request fault that fired on it (`error`, `rate_limit`, `hang`, `reset`), or null. */
+  fault: 'error' | 'rate_limit' | 'hang' | 'reset' | null;
 }
