@@ -89,7 +89,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
     };
     if (known) store.logRequest(token, entry);
     settle();
-    const where = { host, token: known ? token : null, path: relPath };
+    const where = { host, token: known ? token : null, path: relPath, method: c.req.method };
     const before = await applyRequestFaults(c, store, hangs, { ...where, phase: 'before' });
     let fired = before.fired;
     if (!before.handled) {

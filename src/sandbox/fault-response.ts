@@ -20,11 +20,12 @@ export async function applyRequestFaults(
   c: Context,
   store: Store,
   hangs: Set<() => void>,
-  where: { host: Host; token: string | null; path: string; phase: FaultPhase },
+  where: { host: Host; token: string | null; path: string; method: string; phase: FaultPhase },
 ): Promise<{ handled: boolean; fired: FaultFired }> {
-  const latency = store.faults.latency(where.token, where.path, where.phase);
+  const request = { method: where.method, path: where.path };
+  const latency = store.faults.latency(where.token, request, where.phase);
   if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
-  const fault = store.faults.requestFault(where.token, where.path, where.phase);
+  const fault = store.faults.requestFault(where.token, request, where.phase);
   if (fault === null) return { handled: false, fired: null };
   if (fault.kind === 'error') {
     c.res = c.json(

@@ -31,6 +31,8 @@ export const faultSchema = z
     fail_runs: z.boolean().optional(),
     /** Only requests whose host-relative path starts with this (e.g. `/api/iq/keyword_search`). */
     path_prefix: z.string().optional(),
+    /** Only requests of this method (e.g. `POST`: the creates, not their polls). */
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
     /** Request faults (5xx, 429, hang) fire this many times, then the fault set is cleared. */
     remaining: z.number().int().min(1).optional(),
   })
@@ -42,6 +44,12 @@ export type RequestFault =
   | { kind: 'rate_limit'; retryAfter: number }
   | { kind: 'hang'; ms: number | undefined }
   | { kind: 'reset' };
+
+/** What a fault set's filters look at: the method and the host-relative path. */
+export interface FaultedRequest {
+  method: string;
+  path: string;
+}
 
 /** Where a request fault acts: before the request is handled, or on its answer after. */
 export type FaultPhase = 'before' | 'after';
@@ -79,17 +87,17 @@ export class Faults {
     return { ...(this.global ?? {}), ...(this.perToken.get(token) ?? {}) };
   }
 
-  latency(token: string | null, path: string, phase: FaultPhase): number {
+  latency(token: string | null, request: FaultedRequest, phase: FaultPhase): number {
     let ms = 0;
-    for (const { config } of this.applicable(token, path)) {
+    for (const { config } of this.applicable(token, request)) {
       if (phaseOf(config) === phase) ms = Math.max(ms, config.latency_ms ?? 0);
     }
     return ms;
   }
 
   /** Decides whether this request fails in `phase`, consuming one `remaining` when it does. */
-  requestFault(token: string | null, path: string, phase: FaultPhase): RequestFault | null {
-    for (const { config, owner } of this.applicable(token, path)) {
+  requestFault(token: string | null, request: FaultedRequest, phase: FaultPhase): RequestFault | null {
+    for (const { config, owner } of this.applicable(token, request)) {
       const until = this.downUntil.get(config);
       if (until !== undefined) {
         if (Date.now() < until) {
@@ -131,13 +139,18 @@ export class Faults {
     return fault;
   }
 
-  private applicable(token: string | null, path: string): { config: FaultConfig; owner: string | null }[] {
+  private applicable(
+    token: string | null,
+    { method, path }: FaultedRequest,
+  ): { config: FaultConfig; owner: string | null }[] {
     const out: { config: FaultConfig; owner: string | null }[] = [];
     const own = token === null ? undefined : this.perToken.get(token);
     if (own !== undefined) out.push({ config: own, owner: token });
     if (this.global !== null) out.push({ config: this.global, owner: null });
     return out.filter(
-      ({ config }) => config.path_prefix === undefined || path.startsWith(config.path_prefix),
+      ({ config }) =>
+        (config.path_prefix === undefined || path.startsWith(config.path_prefix)) &&
+        (config.method === undefined || config.method === method),
     );
   }
 }

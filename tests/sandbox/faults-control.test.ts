@@ -84,7 +84,15 @@ describe('faults', () => {
 
   it('after_handling: the create is made upstream, then its answer is lost (reset) or an error', async () => {
     const token = await sbx.credential();
-    await sbx.control('PUT', '/faults', { token, reset: true, after_handling: true, remaining: 1 });
+    await sbx.control('PUT', '/faults', {
+      token,
+      reset: true,
+      after_handling: true,
+      method: 'POST',
+      remaining: 1,
+    });
+    // A read is not a POST: untouched.
+    expect((await sbx.agent('GET', '/api/v1/runs', { token })).status).toBe(200);
     await expect(
       sbx.agent('POST', '/api/v1/runs', { token, body: { question: 'Lost answer?' } }),
     ).rejects.toThrow();
