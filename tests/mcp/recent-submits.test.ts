@@ -104,14 +104,14 @@ describe('reuse of identical submits', () => {
     const args = { query: 'window' };
     const first = await reuse.start('submit_keyword_search', work, args, ctx());
     clock += REUSE_WINDOW_MS - 1_000;
-    await reuse.seen('keyword_search', first.job.id, false);
+    await reuse.seen('keyword_search', first.job.id, 'running');
     clock += REUSE_WINDOW_MS - 1_000;
     expect((await reuse.start('submit_keyword_search', work, args, ctx())).job.id).toBe(first.job.id);
-    await reuse.seen('keyword_search', first.job.id, true);
+    await reuse.seen('keyword_search', first.job.id, 'ended');
     // Once ended, later sightings do not extend it.
     clock += REUSE_WINDOW_MS - 1_000;
-    await reuse.seen('keyword_search', first.job.id, false);
-    await reuse.seen('keyword_search', first.job.id, true);
+    await reuse.seen('keyword_search', first.job.id, 'running');
+    await reuse.seen('keyword_search', first.job.id, 'ended');
     expect((await reuse.start('submit_keyword_search', work, args, ctx())).job.id).toBe(first.job.id);
     clock += 2_000;
     const later = await reuse.start('submit_keyword_search', work, args, ctx());
@@ -122,6 +122,18 @@ describe('reuse of identical submits', () => {
     clock += REUSE_WINDOW_MS + 1;
     expect((await reuse.start('submit_keyword_search', work, args, ctx())).reused).toBeNull();
     expect(created()).toBe(3);
+  });
+
+  it('work seen failed is never reused: the next identical submit creates it anew', async () => {
+    const reuse = new RecentSubmits(ts.store, logger, now);
+    const { work, created } = counted();
+    const args = { query: 'failed once' };
+    const first = await reuse.start('submit_keyword_search', work, args, ctx());
+    await reuse.seen('keyword_search', first.job.id, 'failed');
+    const next = await reuse.start('submit_keyword_search', work, args, ctx());
+    expect(next.reused).toBeNull();
+    expect(next.job.id).not.toBe(first.job.id);
+    expect(created()).toBe(2);
   });
 
   it('of 20 parallel identical submits on two stores of one database, exactly one creates the work', async () => {

@@ -5,7 +5,15 @@ import { first, type Store } from '../../db/store/index.js';
 import type { Logger } from '../../logger.js';
 import { newId } from '../../security/tokens.js';
 import { creating } from '../tools/long-work.js';
-import type { JobKind, LongWork, Reused, StartedJob, SubmitReuse, ToolContext } from '../tools/types.js';
+import type {
+  JobKind,
+  LongWork,
+  Reused,
+  SeenState,
+  StartedJob,
+  SubmitReuse,
+  ToolContext,
+} from '../tools/types.js';
 
 /** How long after it was last seen running, or seen ended, a submit is reused. */
 export const REUSE_WINDOW_MS = 10 * 60_000;
@@ -31,7 +39,8 @@ type Row = {
 /**
  * Nothing paid twice by accident: a submit identical to one the same upstream user made with the same
  * credential (same tool, same arguments after defaults, relative dates resolved) that is still running
- * or ended less than 10 minutes ago is answered with that search or run, saying so; `force_new: true` asks
+ * or ended with its result less than 10 minutes ago is answered with that search or run, saying so
+ * (work seen failed or cancelled is forgotten: a retry must not get the failure back); `force_new: true` asks
  * for a fresh one. Across instances too: the work is keyed in `recent_submits`, and a row is reserved
  * by its unique key before the upstream call, so of parallel identical submits exactly one creates the
  * work and the others wait for its id.
@@ -77,20 +86,32 @@ export class RecentSubmits implements SubmitReuse {
     };
   }
 
-  /** Resolves once noted (callers need not wait: a failure is only logged). */
-  seen(kind: JobKind, id: string | number, ended: boolean): Promise<void> {
+  /**
+   * Resolves once noted (callers need not wait: a failure is only logged). Work seen failed is
+   * forgotten: the next identical submit creates it anew instead of answering with the failure.
+   */
+  seen(kind: JobKind, id: string | number, state: SeenState): Promise<void> {
     const { recentSubmits: r } = this.db.t;
     const now = this.now();
+    if (state === 'failed')
+      return this.db.orm
+        .delete(r)
+        .where(and(eq(r.kind, kind), eq(r.jobId, String(id))))
+        .then(
+          () => {},
+          (err: unknown) => this.logger.warn({ err, kind }, 'could not forget a failed job'),
+        );
     const where = and(eq(r.kind, kind), eq(r.jobId, String(id)), isNull(r.finishedAt));
-    const update = ended
-      ? this.db.orm
-          .update(r)
-          .set({ finishedAt: now, expiresAt: now + REUSE_WINDOW_MS })
-          .where(where)
-      : this.db.orm
-          .update(r)
-          .set({ seenRunningAt: now, expiresAt: now + REUSE_WINDOW_MS })
-          .where(where);
+    const update =
+      state === 'ended'
+        ? this.db.orm
+            .update(r)
+            .set({ finishedAt: now, expiresAt: now + REUSE_WINDOW_MS })
+            .where(where)
+        : this.db.orm
+            .update(r)
+            .set({ seenRunningAt: now, expiresAt: now + REUSE_WINDOW_MS })
+            .where(where);
     return update.then(
       () => {},
       (err: unknown) => this.logger.warn({ err, kind }, 'could not note a job seen'),

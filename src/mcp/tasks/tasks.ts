@@ -236,6 +236,8 @@ export class Tasks {
     try {
       if (!creds) throw new Error('no credential');
       await this.deps.catalog.upstream.cancelRun(creds, row.jobId, { signal: AbortSignal.timeout(10_000) });
+      // A cancelled run is never the answer to a later identical start_agent_run.
+      await this.deps.catalog.reuse?.seen('run', row.jobId, 'failed');
       return `Cancelled: ${what} was cancelled upstream.`;
     } catch (err) {
       this.deps.logger.warn({ err }, 'cancelling a task run upstream failed');

@@ -4,7 +4,7 @@ import type { Detail } from '../results/output.js';
 import { isTerminal, runOutput } from '../results/runs.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, KEYWORD_PLATFORMS, maxPostArg, text, uuidArg } from './common.js';
-import { announce, forceNewArg, nextCall } from './long-work.js';
+import { announce, forceNewArg, nextCall, seenState } from './long-work.js';
 import type { LongWork, Settled, StartedJob, ToolContext, ToolOutput } from './types.js';
 
 /**
@@ -91,7 +91,11 @@ export function settleRun(
     progress: runProgress,
     maxWaitMs: waitMs,
     announce: announce('run', id, waitMs, job.fresh === true),
-  }).then((outcome) => ({ output: runAfterWait(ctx, id, outcome, args, waitMs), ended: outcome.kind }));
+  }).then((outcome) => ({
+    output: runAfterWait(ctx, id, outcome, args, waitMs),
+    ended: outcome.kind,
+    failed: outcome.kind === 'done' && outcome.record.status === 'failed',
+  }));
 }
 
 /** An agent run as long work (./long-work.ts): created, then waited for. */
@@ -129,7 +133,7 @@ function runAfterWait(
   waitMs: number,
 ): ToolOutput {
   if (outcome.kind === 'done' || outcome.kind === 'timeout')
-    ctx.reuse?.seen('run', runId, outcome.kind === 'done');
+    void ctx.reuse?.seen('run', runId, seenState(outcome, outcome.record.status === 'failed'));
   if (outcome.kind === 'done') return runResult(outcome.record, args);
   return runResult(
     outcome.record,

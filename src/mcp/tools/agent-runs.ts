@@ -106,6 +106,8 @@ export const cancelAgentRun = defineTool({
   team: { change: 'run', idArg: 'run_id' },
   async run(args, ctx) {
     const result = await ctx.upstream.cancelRun(ctx.creds, args.run_id, { signal: ctx.signal });
+    // A cancelled run is never the answer to a later identical start_agent_run.
+    await ctx.reuse?.seen('run', args.run_id, 'failed');
     return {
       data: { id: args.run_id, ...result },
       text: `Agent run ${args.run_id} cancelled: it ends as ${String(result.status ?? 'failed')}.`,

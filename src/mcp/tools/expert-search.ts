@@ -5,7 +5,15 @@ import { searchListOutput } from '../results/lists.js';
 import type { Detail } from '../results/output.js';
 import { waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, pageArg, searchIdArg, showArg } from './common.js';
-import { announce, forceNewArg, nextCall, outputOf, startThenSettle, waitArg } from './long-work.js';
+import {
+  announce,
+  forceNewArg,
+  nextCall,
+  outputOf,
+  seenState,
+  startThenSettle,
+  waitArg,
+} from './long-work.js';
 import { expertOutputSchema, searchRecord } from './outputs.js';
 import {
   CREATE,
@@ -62,10 +70,11 @@ function settleExpertSearch(
     maxWaitMs: waitMs,
     announce: announce('expert_search', id, waitMs, job.fresh === true),
   }).then((outcome) => {
+    const failed = outcome.kind === 'done' && outcome.record.status === 'failed';
     if (outcome.kind === 'done' || outcome.kind === 'timeout')
-      ctx.reuse?.seen('expert_search', id, outcome.kind === 'done');
+      void ctx.reuse?.seen('expert_search', id, seenState(outcome, failed));
     const ended = outcome.kind;
-    if (ended === 'done') return { output: expertOutput(outcome.record, true, detail), ended };
+    if (ended === 'done') return { output: expertOutput(outcome.record, true, detail), ended, failed };
     const why = whyUnfinished(outcome, 'search');
     const next = nextCall('get_expert_search', 'search_id', id, waitMs);
     return { output: expertOutput(outcome.record, false, detail, `${why} ${next}`), ended };

@@ -3,6 +3,7 @@ import type {
   JobKind,
   LongWork,
   Reused,
+  SeenState,
   Settled,
   StartedJob,
   ToolContext,
@@ -58,18 +59,35 @@ export function creating(ctx: ToolContext): ToolContext {
   return { ...ctx, signal: NOT_CANCELLABLE };
 }
 
-/** A tool call of long work: started (or reused), then settled within the call's wait limit. */
+/**
+ * A tool call of long work: started (or reused), then settled within the call's wait limit. Reused
+ * work found failed (cancelled upstream, or failed while nobody looked) is not the answer: it is
+ * forgotten and the work started anew, once, and the answer says so.
+ */
 export function startThenSettle<A extends { force_new?: boolean | undefined }>(
   tool: string,
   work: LongWork<A>,
   args: A,
   ctx: ToolContext,
 ): Promise<ToolOutput> {
-  return startWork(tool, work, args, ctx).then(({ job, reused }) =>
-    work
-      .settle(job, args, ctx, waitLimit(work, ctx.options))
-      .then(({ output }) => (reused ? withReuseNotice(output, tool, work.kind, job.id, reused) : output)),
-  );
+  const limit = waitLimit(work, ctx.options);
+  return startWork(tool, work, args, ctx).then(async ({ job, reused }) => {
+    const settled = await work.settle(job, args, ctx, limit);
+    if (!reused) return settled.output;
+    if (!settled.failed || !ctx.reuse)
+      return withReuseNotice(settled.output, tool, work.kind, job.id, reused);
+    await ctx.reuse.seen(work.kind, job.id, 'failed');
+    const again = await startWork(tool, work, args, ctx);
+    const out = (await work.settle(again.job, args, ctx, limit)).output;
+    const note = `An identical ${jobName(work.kind)} ${job.id} had ended failed, so it was not reused: this is ${again.reused ? 'the one started since' : 'a new one'}.`;
+    return { ...out, text: `${note}\n\n${out.text}` };
+  });
+}
+
+/** How a wait saw its job, for reuse: only work still running or ended with its result is reused. */
+export function seenState(outcome: { kind: string }, failed: boolean): SeenState {
+  if (outcome.kind !== 'done') return 'running';
+  return failed ? 'failed' : 'ended';
 }
 
 /** A settle's result, for a caller that needs no more (a get tool's `wait`). */

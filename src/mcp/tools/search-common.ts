@@ -5,7 +5,7 @@ import { fromPostsData, type PostSummary } from '../results/posts.js';
 import { searchOutput } from '../results/searches.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { twitterFollowers } from './followers.js';
-import { announce, nextCall, outputOf } from './long-work.js';
+import { announce, nextCall, outputOf, seenState } from './long-work.js';
 import type { ProgressUpdate, Settled, StartedJob, ToolContext, ToolOutput } from './types.js';
 
 /** What keyword and user search tools share: settling a search, and shaping it for the model. */
@@ -45,10 +45,11 @@ export function settleSearch(
     maxWaitMs: opts.waitMs,
     announce: announce(jobKind, id, opts.waitMs, job.fresh === true),
   }).then((outcome) => {
+    const failed = outcome.kind === 'done' && outcome.record.status === 'failed';
     if (outcome.kind === 'done' || outcome.kind === 'timeout')
-      ctx.reuse?.seen(jobKind, id, outcome.kind === 'done');
+      void ctx.reuse?.seen(jobKind, id, seenState(outcome, failed));
     return searchResult(ctx, kind, searchState(outcome, id, kind, opts.waitMs), { detail: opts.detail }).then(
-      (output) => ({ output, ended: outcome.kind }),
+      (output) => ({ output, ended: outcome.kind, failed }),
     );
   });
 }

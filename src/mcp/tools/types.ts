@@ -66,7 +66,12 @@ export interface LongWork<A = Record<string, unknown>> {
 export interface Settled {
   output: ToolOutput;
   ended: 'done' | 'timeout' | 'cancelled' | 'unreadable';
+  /** The work ended without what it was asked for (failed, or an agent run cancelled). */
+  failed?: boolean;
 }
+
+/** Where a settle or a tool saw a job: still running, ended with its result, or ended failed. */
+export type SeenState = 'running' | 'ended' | 'failed';
 
 /** The earlier identical submit a call was answered with. */
 export interface Reused {
@@ -86,8 +91,11 @@ export interface SubmitReuse {
     args: A,
     ctx: ToolContext,
   ): Promise<{ job: StartedJob; reused: Reused | null }>;
-  /** A settle saw the job end (or still running): reuse counts from then (10 minutes at most). */
-  seen(kind: JobKind, id: string | number, ended: boolean): void;
+  /**
+   * A settle saw the job still running or ended: reuse counts from then (10 minutes at most). Work
+   * seen failed (an agent run cancelled included) is never reused: its record goes at once.
+   */
+  seen(kind: JobKind, id: string | number, state: SeenState): Promise<void>;
 }
 
 /** A successful tool outcome, before the token budget (built by the result builders of ../results). */
