@@ -184,6 +184,7 @@ function sendReusable(c: Context, answer: ReusableAnswer, coding: Coding): void 
 /** Accept-Encoding values seen, and the codings each negotiates (clients send a handful of spellings). */
 const negotiated = new Map<string, Negotiated>();
 const NEGOTIATED_MAX = 64;
+const NEGOTIATED_HEADER_MAX = 256;
 const IDENTITY: Negotiated = { kept: 'identity', once: 'identity' };
 
 function negotiate(c: Context, header: string): Negotiated {
@@ -200,8 +201,11 @@ function negotiate(c: Context, header: string): Negotiated {
       },
     });
     codings = chosen;
-    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
-    negotiated.set(header, codings);
+    // Keyed by the header as sent: a long one (the client's choice) is negotiated each time, not kept.
+    if (header.length <= NEGOTIATED_HEADER_MAX) {
+      if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+      negotiated.set(header, codings);
+    }
   }
   return codings;
 }

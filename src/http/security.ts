@@ -51,9 +51,27 @@ export function limitBody(maxSize: number): MiddlewareHandler {
   };
 }
 
+/**
+ * The 413 in the form its sender reads: a JSON-RPC error on /mcp (an MCP client reads nothing else), a
+ * short page for a browser's form, the JSON error body elsewhere. Each names the limit.
+ */
 function tooLarge(c: Context, maxSize: number) {
   // The unread rest of the body makes the connection unusable: say so, or a keep-alive client
   // sends its next request into a socket we are about to drop (RFC 9112 §9.6).
   c.header('Connection', 'close');
-  return jsonError(c, 413, 'payload_too_large', `The request body is larger than ${maxSize} bytes.`);
+  const message = `The request body is larger than ${maxSize} bytes (BODY_LIMIT_BYTES).`;
+  const path = c.req.path;
+  if (path === '/mcp' || path.startsWith('/mcp/'))
+    return c.json(
+      { jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: ${message}` }, id: null },
+      413,
+    );
+  if (FORM.test(c.req.header('content-type') ?? '') && /\btext\/html\b/.test(c.req.header('accept') ?? ''))
+    return c.html(
+      `<!doctype html><html lang="en"><meta charset="utf-8"><title>Form too large</title><h1>Form too large</h1><p>${message} Go back, shorten what you entered and send the form again.</p></html>`,
+      413,
+    );
+  return jsonError(c, 413, 'payload_too_large', message);
 }
+
+const FORM = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;

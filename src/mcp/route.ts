@@ -16,6 +16,7 @@ import { auditIdentity, type Caller } from './auth/caller.js';
 import { beyondCeilingResult, checkScopes, notGrantedResult, type ToolRefusal } from './auth/scope-check.js';
 import { askedSelection, outsideSelection, READ_ONLY_PATH } from './auth/selection.js';
 import type { UpstreamHeaderCheck } from './auth/upstream-headers.js';
+import { messageRefusal, textRefusal } from './request-limits.js';
 import { narrow, type ToolSelection, toolsetList } from './tools/toolsets.js';
 
 /** The MCP handler the route hands authenticated requests to (SDK v2 `createMcpHandler` underneath). */
@@ -75,10 +76,10 @@ export function mcpRoutes(deps: McpRouteDeps) {
   const { tokenHeader, userHeader } = config.upstream;
   const headersChallenge = `Upstream-Headers token_header="${tokenHeader}", user_header="${userHeader}"`;
 
-  const jsonRpcError = (code: number, message: string) => ({
+  const jsonRpcError = (code: number, message: string, id: string | number | null = null) => ({
     jsonrpc: '2.0',
     error: { code, message },
-    id: null,
+    id,
   });
 
   // Stateless server (ARCHITECTURE.md, Rules the code keeps): no SSE stream to resume and no session to
@@ -158,11 +159,17 @@ export function mcpRoutes(deps: McpRouteDeps) {
     let refusal: ToolRefusal | undefined;
     const isJson = /^application\/json\b/i.test(c.req.header('content-type') ?? '');
     if (isJson) {
+      // The text is checked before it is parsed, the message before anything reads it (./request-limits.ts).
+      const text = await c.req.text();
+      const tooDeep = textRefusal(text);
+      if (tooDeep) return c.json(jsonRpcError(tooDeep.code, tooDeep.message), 400);
       try {
-        parsedBody = await c.req.json();
+        parsedBody = JSON.parse(text);
       } catch {
         return c.json(jsonRpcError(-32700, 'Parse error: the body is not valid JSON.'), 400);
       }
+      const overLimit = messageRefusal(parsedBody, text.length);
+      if (overLimit) return c.json(jsonRpcError(overLimit.code, overLimit.message, overLimit.id), 400);
       // A tool the connection did not choose is refused as such, before any scope step-up: choosing
       // fewer tools is no reason to ask for more permissions.
       const outside = outsideSelection(parsedBody, selection);

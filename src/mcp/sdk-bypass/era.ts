@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 
 /** The one 2026-07-28-era revision this SDK serves (SUPPORTED_MODERN_PROTOCOL_VERSIONS). */
@@ -14,9 +15,15 @@ interface Asked {
   verdict: Verdict;
 }
 
-/** The SDK classifier's verdicts by (headers, envelope) as JSON text: every distinct one, bounded. */
+/**
+ * The SDK classifier's verdicts by a SHA-256 digest of (headers, envelope) as JSON text: every distinct
+ * one, bounded in count and, keyed by a fixed-size digest, in bytes (about 100 KB), whatever the
+ * envelopes' size.
+ */
 const verdicts = new Map<string, Verdict>();
 const VERDICTS_KEPT = 1_000;
+/** An envelope larger than this (as JSON text) is not copied into `recent`: a client repeats small ones. */
+const RECENT_ENVELOPE_MAX = 4_096;
 /**
  * The latest verdicts, most recent first, compared member by member before any JSON text is written:
  * a client sends the same envelope with every request, so the first entry almost always answers.
@@ -52,16 +59,19 @@ export function eraOf(
       return asked.verdict;
     }
   }
-  const key = JSON.stringify([versionHeader, methodHeader, envelope, method]);
+  const text = JSON.stringify([versionHeader, methodHeader, envelope, method]);
+  const key = createHash('sha256').update(text).digest('base64url');
   let verdict = verdicts.get(key);
   if (verdict === undefined) {
     verdict = classify(versionHeader, methodHeader, envelope, method);
     if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
     verdicts.set(key, verdict);
   }
-  const copy = envelope === null ? null : (JSON.parse(JSON.stringify(envelope)) as Record<string, unknown>);
-  recent.unshift({ versionHeader, methodHeader, method, envelope: copy, verdict });
-  if (recent.length > RECENT_KEPT) recent.pop();
+  if (text.length <= RECENT_ENVELOPE_MAX) {
+    const copy = envelope === null ? null : (JSON.parse(JSON.stringify(envelope)) as Record<string, unknown>);
+    recent.unshift({ versionHeader, methodHeader, method, envelope: copy, verdict });
+    if (recent.length > RECENT_KEPT) recent.pop();
+  }
   return verdict;
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type ReusableAnswer, reusableResponse } from '../../http/compress.js';
 
 /**
@@ -29,11 +30,22 @@ const HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method',
 
 /** Whole answers kept (each tens of KB, and its compressed forms): the ids clients reuse are few. */
 const MAX_ANSWERS = 64;
+/**
+ * Bytes the listings and the whole answers may hold, each (an answer counted twice: its compressed
+ * forms are no larger than it). Requests are keyed by a fixed-size digest, so what a caller sends adds
+ * nothing beyond these budgets.
+ */
+const ENTRY_BYTES = 4 * 1024 * 1024;
+const ANSWER_BYTES = 4 * 1024 * 1024;
+/** An id whose JSON is longer is answered from its listing but its whole answer is not kept. */
+const KEPT_ID_LENGTH = 64;
 
 export class ToolsListCache {
   private readonly entries = new Map<string, Entry>();
   /** Whole answers by entry key and id, oldest first. */
   private readonly answers = new Map<string, ReusableAnswer>();
+  private entryBytes = 0;
+  private answerBytes = 0;
 
   constructor(private readonly maxEntries = 256) {}
 
@@ -51,7 +63,8 @@ export class ToolsListCache {
       key += value === null ? '\n-' : `\n+${value}`;
     }
     const { id, ...rest } = message;
-    return { key: `${key}\n${JSON.stringify(rest)}`, id };
+    const text = `${key}\n${JSON.stringify(rest)}`;
+    return { key: createHash('sha256').update(text).digest('base64url'), id };
   }
 
   replay(key: string, id: string | number): Response | null {
@@ -61,16 +74,30 @@ export class ToolsListCache {
     const answerKey = `${idText}\n${key}`;
     let answer = this.answers.get(answerKey);
     if (!answer) {
-      if (this.answers.size >= MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value as string);
       answer = {
         status: entry.status,
         headers: entry.headers,
         body: Buffer.concat([entry.before, Buffer.from(idText), entry.after]),
         coded: new Map(),
       };
-      this.answers.set(answerKey, answer);
+      if (idText.length <= KEPT_ID_LENGTH) this.keepAnswer(answerKey, answer);
     }
     return reusableResponse(answer);
+  }
+
+  private keepAnswer(answerKey: string, answer: ReusableAnswer): void {
+    const bytes = 2 * answer.body.length;
+    while (
+      this.answers.size > 0 &&
+      (this.answers.size >= MAX_ANSWERS || this.answerBytes + bytes > ANSWER_BYTES)
+    ) {
+      const [oldestKey, oldest] = this.answers.entries().next().value as [string, ReusableAnswer];
+      this.answers.delete(oldestKey);
+      this.answerBytes -= 2 * oldest.body.length;
+    }
+    if (bytes > ANSWER_BYTES) return;
+    this.answers.set(answerKey, answer);
+    this.answerBytes += bytes;
   }
 
   /**
@@ -97,16 +124,23 @@ export class ToolsListCache {
     const after = at < 0 ? '' : text.slice(at + marker.length);
     // The id closes the JSON-RPC object: only `}` and SSE framing may follow it.
     if (at >= 0 && text.indexOf(marker) === at && /^}\s*$/.test(after)) {
-      if (this.entries.size >= this.maxEntries) {
-        this.entries.clear();
-        this.answers.clear();
-      }
-      this.entries.set(key, {
+      const entry: Entry = {
         status: 200,
         headers,
         before: Buffer.from(`${text.slice(0, at)}"id":`),
         after: Buffer.from(after),
-      });
+      };
+      const bytes = entry.before.length + entry.after.length;
+      if (this.entries.size >= this.maxEntries || this.entryBytes + bytes > ENTRY_BYTES) {
+        this.entries.clear();
+        this.answers.clear();
+        this.entryBytes = 0;
+        this.answerBytes = 0;
+      }
+      if (!this.entries.has(key) && bytes <= ENTRY_BYTES) {
+        this.entries.set(key, entry);
+        this.entryBytes += bytes;
+      }
     }
     return new Response(text, { status: response.status, headers });
   }

@@ -44,6 +44,15 @@ function newTaskId(): string {
   return `sim_tk_${randomBytes(32).toString('base64url')}`;
 }
 
+/**
+ * Whether a caller's task id has the shape newTaskId gives. Anything else is no task of ours and is
+ * answered "not found" before it is hashed or remembered: an id's length is the caller's choice.
+ */
+export function isTaskId(taskId: string): boolean {
+  return taskId.length === 50 && TASK_ID.test(taskId);
+}
+const TASK_ID = /^sim_tk_[A-Za-z0-9_-]{43}$/;
+
 /** Task ids whose hashes are remembered: more than the working tasks one instance is polled for. */
 const ID_HASHES_KEPT = 10_000;
 
@@ -144,6 +153,7 @@ export class Tasks {
    */
   get(caller: Caller | undefined, taskId: string): FoundTask | null | Promise<FoundTask | null> {
     const started = performance.now();
+    if (!isTaskId(taskId)) return this.found(caller, taskId, '', undefined, started, null);
     const idHash = this.idHash(taskId);
     const local = this.runner.local(idHash);
     if (local) return this.found(caller, taskId, idHash, local.row, started, this.runner.pollInterval(local));
@@ -192,6 +202,10 @@ export class Tasks {
    */
   async cancel(caller: Caller | undefined, taskId: string): Promise<boolean> {
     const started = performance.now();
+    if (!isTaskId(taskId)) {
+      this.audit(caller, 'tasks/cancel', 'not_found', started);
+      return false;
+    }
     const idHash = hashToken(taskId);
     const row = await this.store.read(idHash);
     const now = this.now();
@@ -219,7 +233,7 @@ export class Tasks {
   /** tasks/update: acknowledged for the caller's task (no task of ours ever waits for input). */
   async update(caller: Caller | undefined, taskId: string): Promise<boolean> {
     const started = performance.now();
-    const row = await this.store.read(hashToken(taskId));
+    const row = isTaskId(taskId) ? await this.store.read(hashToken(taskId)) : undefined;
     const found = row !== undefined && ownedBy(row, caller) && row.expiresAt >= this.now();
     this.audit(caller, 'tasks/update', found ? 'ok' : 'not_found', started, found ? row : undefined);
     return found;
