@@ -3,6 +3,7 @@ import { MAX_JSON_DEPTH } from '../../src/http/json-depth.js';
 import { MAX_ID_LENGTH, MAX_META_BYTES } from '../../src/mcp/request-limits.js';
 import { issueTestToken } from '../helpers/grants.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { rpc, TASKS_EXTENSION } from '../helpers/tasks.js';
 
 /**
  * The limits a request to /mcp meets before anything reads or keeps it (docs/security.md, "Memory per
@@ -98,11 +99,17 @@ describe('limits on a request to /mcp', () => {
   });
 
   it('answers a task id of any other shape "not found" in both eras', async () => {
+    const taskId = `sim_tk_${'x'.repeat(5_000)}`;
+    const declared = {
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
+    };
     for (const method of ['tasks/get', 'tasks/cancel']) {
-      const { body } = await post(
-        JSON.stringify({ jsonrpc: '2.0', id: 9, method, params: { taskId: `sim_tk_${'x'.repeat(5_000)}` } }),
+      const legacy = await post(
+        JSON.stringify({ jsonrpc: '2.0', id: 9, method, params: { taskId, _meta: declared } }),
       );
-      expect(body.error?.message, method).toMatch(/not found/i);
+      expect(legacy.body.error?.message, method).toMatch(/not found/i);
+      const modern = await rpc(`${server.url}/mcp`, access, method, { taskId });
+      expect(modern.message?.error?.message, method).toMatch(/not found/i);
     }
   });
 });

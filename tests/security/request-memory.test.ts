@@ -75,6 +75,11 @@ async function post(body: string, headers: Record<string, string> = LEGACY): Pro
   }
 }
 
+/** The tasks extension declared, so a tasks method reads the task id (a 2025-era client may declare it too). */
+const DECLARED = {
+  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+};
+
 const big = (i: number, bytes: number) => `${i}-${'x'.repeat(bytes)}`;
 
 /** Each kind of oversized request, its i-th instance distinct from every other (no cache hit). */
@@ -84,11 +89,21 @@ const KINDS: Record<
 > = {
   'a 2025-era tasks/get with a huge task id': {
     body: (i) =>
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: big(i, 500_000) } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tasks/get',
+        params: { taskId: big(i, 500_000), _meta: DECLARED },
+      }),
   },
   'a 2025-era tasks/cancel with a huge task id': {
     body: (i) =>
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/cancel', params: { taskId: big(i, 500_000) } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tasks/cancel',
+        params: { taskId: big(i, 500_000), _meta: DECLARED },
+      }),
   },
   'a 2026-07-28 tools/call whose envelope carries a huge clientInfo': {
     body: (i) =>
