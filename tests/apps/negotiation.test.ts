@@ -1,6 +1,7 @@
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWS } from '../../src/mcp/apps/definitions.js';
+import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 import { type Harness, type Json, startHarness } from '../mcp/harness.js';
 import { type AppsClient, connectClient, type Era, UI_CAPABILITIES } from './clients.js';
 
@@ -41,7 +42,7 @@ describe.each<Era>(['v2', 'v1'])('MCP Apps with the %s client', (era) => {
 
   it('links each view from its tools, under both metadata keys, for a client that declared the extension', async () => {
     const { tools } = await withViews.listTools();
-    expect(tools).toHaveLength(31);
+    expect(tools).toHaveLength(ALL_TOOLS.length);
     for (const tool of tools) {
       const uri = VIEW_OF.get(tool.name);
       if (uri) {

@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { first as firstRow, grantSubject } from '../../src/db/store/index.js';
+import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 import { startSandboxServer } from '../../src/sandbox/server.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { completeInBrowser as completeInBrowserAs } from '../helpers/consent-in-browser.js';
@@ -125,7 +126,7 @@ describe('a new person connects MCP clients', () => {
 
     const client = new Client({ name: 'e2e-v2', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-    expect((await client.listTools()).tools).toHaveLength(31);
+    expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length);
     const clientId = (provider.clientInfo as { client_id: string }).client_id;
     expect(clientId).toMatch(/^sim_client_/);
 
@@ -164,7 +165,7 @@ describe('other clients of the same person', () => {
 
     const client = new V1Client({ name: 'e2e-v1', version: '1.0.0' });
     await client.connect(new V1Transport(mcpUrl, { authProvider: provider as never }));
-    expect((await client.listTools()).tools).toHaveLength(31);
+    expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length);
     // Connecting a second app added a grant and revoked none (docs/oauth.md, Rules worth knowing).
     expect(await grantCount()).toBe(grantsBefore + 1);
     const live = (await server.db.orm.select().from(server.db.t.oauthGrants)).filter(

@@ -63,9 +63,9 @@ const namesIn = (toolsets: readonly Toolset[]) =>
 
 describe('the toolsets, as the tools declare them', () => {
   it('every tool is in one of the six toolsets, and each toolset has tools', () => {
-    const counts = Object.fromEntries(TOOLSETS.map((t) => [t, namesIn([t]).length]));
-    expect(counts).toEqual({ searches: 6, posts: 3, experts: 3, agent_runs: 7, schedules: 8, account: 4 });
-    expect(ALL_TOOLS).toHaveLength(31);
+    const counts = TOOLSETS.map((t) => namesIn([t]).length);
+    expect(counts.every((n) => n > 0)).toBe(true);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(ALL_TOOLS.length);
   });
 
   it('read-only leaves out exactly the tools that write: those on a write scope, every credit-spending one among them', () => {
@@ -250,9 +250,9 @@ describe('requests that name a selection wrongly', () => {
       const res = await post(path, { 'mcp-protocol-version': '2025-06-18' });
       return ((await res.json()) as Json).result.tools.length;
     };
-    expect(await count('/mcp')).toBe(31);
+    expect(await count('/mcp')).toBe(ALL_TOOLS.length);
     expect(await count('/mcp?toolsets=account')).toBe(4);
     expect(await count('/mcp/readonly')).toBe(ALL_TOOLS.filter((t) => !writes(t)).length);
-    expect(await count('/mcp')).toBe(31);
+    expect(await count('/mcp')).toBe(ALL_TOOLS.length);
   });
 });

@@ -9,6 +9,7 @@ import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/clien
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPSTREAM_HEADER_REJECTIONS } from '../../src/mcp/auth/upstream-headers.js';
+import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 import { connectV2, type Harness, type Json, startHarness } from '../helpers/harness.js';
 import { ROOT } from '../helpers/process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -79,7 +80,7 @@ describe('the two upstream headers instead of OAuth', () => {
   it('the v2 client lists every tool and calls them as that upstream user', async () => {
     const client = await headersV2();
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(31);
+    expect(tools).toHaveLength(ALL_TOOLS.length);
     const usage = await client.callTool({ name: 'usage', arguments: {} });
     expect(usage.isError).toBeFalsy();
     const submitted = await client.callTool({
@@ -102,7 +103,7 @@ describe('the two upstream headers instead of OAuth', () => {
 
   it('the v1 client lists and calls tools; the same record reads the same as through an OAuth grant', async () => {
     const v1 = await headersV1();
-    expect((await v1.listTools()).tools).toHaveLength(31);
+    expect((await v1.listTools()).tools).toHaveLength(ALL_TOOLS.length);
     const made = await v1.callTool({ name: 'submit_keyword_search', arguments: { query: 'same record' } });
     const id = made.structuredContent.search_id;
     expect(id).toBeTypeOf('number');
@@ -125,7 +126,7 @@ describe('the two upstream headers instead of OAuth', () => {
     const client = await headersV2({ ...headers(), 'X-MCP-Readonly': 'true' });
     const { tools } = await client.listTools();
     expect(tools.length).toBeGreaterThan(0);
-    expect(tools.length).toBeLessThan(31);
+    expect(tools.length).toBeLessThan(ALL_TOOLS.length);
     expect(tools.every((t: Json) => t.annotations?.readOnlyHint === true)).toBe(true);
     const refused = await client.callTool({ name: 'submit_keyword_search', arguments: { query: 'x' } });
     expect(refused.isError).toBe(true);
@@ -150,7 +151,7 @@ describe('the two upstream headers instead of OAuth', () => {
         stderr: 'ignore',
       }),
     );
-    expect((await client.listTools()).tools).toHaveLength(31);
+    expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length);
     const usage = await client.callTool({ name: 'usage', arguments: {} });
     expect(usage.isError).toBeFalsy();
     await client.close();

@@ -7,6 +7,7 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
 import { UI_CAPABILITIES } from '../apps/clients.js';
 import { type Harness, type Json, type RawClient, rawV2, startHarness } from '../helpers/harness.js';
 import { ROOT } from '../helpers/process.js';
@@ -75,7 +76,7 @@ const comparable = (r: Json) => ({
 describe('the v2 client over stdio (the real bin, a child process)', () => {
   it('lists every tool, with views for a client that declared them, and the resources and prompts', async () => {
     const { tools } = await v2.listTools();
-    expect(tools).toHaveLength(31);
+    expect(tools).toHaveLength(ALL_TOOLS.length);
     expect(tools.filter((t: Json) => t._meta?.ui?.resourceUri).length).toBeGreaterThan(0);
     expect((await v2.listResourceTemplates()).resourceTemplates.length).toBeGreaterThan(0);
     expect((await v2.listPrompts()).prompts.length).toBeGreaterThan(0);
@@ -149,7 +150,7 @@ describe('the v1 client over stdio', () => {
       new StdioV1({ command: process.execPath, args: [BIN, 'stdio'], env, stderr: 'ignore' }),
     );
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(31);
+    expect(tools).toHaveLength(ALL_TOOLS.length);
     expect(tools.some((t) => t._meta)).toBe(false);
     const usage = await client.callTool({ name: 'usage', arguments: {} });
     expect(usage.isError).toBeFalsy();
