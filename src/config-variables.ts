@@ -123,7 +123,8 @@ export const schema = z.object({
     .refine((v) => /^\d+$/.test(v), 'must be a whole number of milliseconds')
     .transform(Number),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
-  ALLOW_UPSTREAM_HEADERS: z.enum(['true', 'false']).default('true'),
+  // No default here: unset, it follows SIGNUP (config.ts:upstreamHeadersAllowed).
+  ALLOW_UPSTREAM_HEADERS: z.enum(['true', 'false']).optional(),
   ACCESS_TOKEN_TTL_SECONDS: z
     .string()
     .default('3600')

@@ -154,7 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: e.ALLOWED_ORIGINS,
     mcp: {
       ...toolLimitsFrom(e),
-      acceptUpstreamHeaders: e.ALLOW_UPSTREAM_HEADERS === 'true',
+      acceptUpstreamHeaders: upstreamHeadersAllowed(e.ALLOW_UPSTREAM_HEADERS, e.SIGNUP),
       taskRetentionMs: e.TASK_RETENTION_HOURS * 3_600_000,
       taskLeaseMs: e.TASK_LEASE_SECONDS * 1000,
     },
@@ -162,6 +162,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     housekeepingIntervalMs: e.HOUSEKEEPING_INTERVAL_SECONDS * 1000,
     metricsToken: e.METRICS_TOKEN ?? null,
   };
+}
+
+/**
+ * Whether /mcp serves the two upstream headers: as set, or when unset only while sign-up is open. A
+ * deployment that chose invite-only or closed sign-up would otherwise serve anyone holding any upstream
+ * token, a widening nobody turned on.
+ */
+function upstreamHeadersAllowed(setting: 'true' | 'false' | undefined, signup: Config['signup']): boolean {
+  return setting === undefined ? signup === 'open' : setting === 'true';
 }
 
 /**

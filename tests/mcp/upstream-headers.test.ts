@@ -242,12 +242,18 @@ describe('the two upstream headers instead of OAuth', () => {
   });
 });
 
-describe('with ALLOW_UPSTREAM_HEADERS=false', () => {
+// Sign-up that is not open turns the headers off by default: anyone holding any upstream token
+// would otherwise be served without an account; an explicit setting wins either way.
+describe.each([
+  { env: { ALLOW_UPSTREAM_HEADERS: 'false' } as Record<string, string> },
+  { env: { SIGNUP: 'invite' } as Record<string, string> },
+  { env: { SIGNUP: 'closed' } as Record<string, string> },
+])('with $env', ({ env }) => {
   let off: TestServer;
   beforeAll(async () => {
     off = await startTestServer({
       upstream: { searchUrl: h.sandbox.searchUrl, agentUrl: h.sandbox.agentUrl },
-      env: { ALLOW_UPSTREAM_HEADERS: 'false' },
+      env,
     });
   });
   afterAll(async () => {
@@ -265,5 +271,22 @@ describe('with ALLOW_UPSTREAM_HEADERS=false', () => {
     expect(body).not.toContain(token);
     // Nothing was asked upstream for it.
     expect(JSON.stringify(off.logs)).not.toContain(token);
+  });
+});
+
+describe('with SIGNUP=closed and ALLOW_UPSTREAM_HEADERS=true', () => {
+  let on: TestServer;
+  beforeAll(async () => {
+    on = await startTestServer({
+      upstream: { searchUrl: h.sandbox.searchUrl, agentUrl: h.sandbox.agentUrl },
+      env: { SIGNUP: 'closed', ALLOW_UPSTREAM_HEADERS: 'true' },
+    });
+  });
+  afterAll(async () => {
+    await on?.close();
+  });
+
+  it('serves the headers: the operator turned them on', async () => {
+    expect((await post(headers(), `${on.url}/mcp`)).status).toBe(200);
   });
 });
