@@ -9,6 +9,7 @@ import type { OpenStore } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
 import { seriesCache } from '../metrics/registry.js';
+import { derivedKey } from '../security/derived-keys.js';
 import type { SecretBox } from '../security/secrets.js';
 import { teamToolPolicy } from '../teams/tool-policy.js';
 import { DEFAULT_VIEWS_DIR, ViewCatalog } from './apps/catalog.js';
@@ -101,7 +102,11 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       audit: auditAndCount(toolCallAuditor(deps.db, logger)),
       inflight,
       teamPolicy: teamToolPolicy(deps.db, CREDIT_SPENDING_TOOLS),
-      reuse: new RecentSubmits(deps.db, logger),
+      reuse: new RecentSubmits(
+        deps.db,
+        logger,
+        derivedKey(deps.config, 'social-intel-mcp recent-submits v1'),
+      ),
       stopWaiting: shutdown.signal,
       // One timer for every due poll, deadline and keep-alive comment (the bypass's too).
       wheel,

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import {
@@ -21,6 +22,9 @@ let ts: TestStore;
 let clock = Date.UTC(2026, 2, 2, 10, 0, 0);
 const now = () => clock;
 const logger = createLogger('silent');
+/** The keyed hash's key (the server derives it from SECRET_KEY); every instance of one server shares it. */
+const HASH_KEY = randomBytes(32);
+const reuseOn = (store: TestStore['store']) => new RecentSubmits(store, logger, HASH_KEY, now);
 
 beforeAll(async () => {
   ts = await migratedTestStore(testEngine());
@@ -54,7 +58,7 @@ const ctx = (token = 'token-a', userId = 'analyst-1') =>
 
 describe('reuse of identical submits', () => {
   it('the same credential, tool and arguments after defaults reuse the work; anything else does not', async () => {
-    const reuse = new RecentSubmits(ts.store, logger, now);
+    const reuse = reuseOn(ts.store);
     const { work, created } = counted();
     const a = await reuse.start('submit_keyword_search', work, { query: 'heat pumps' }, ctx());
     expect(a.reused).toBeNull();
@@ -99,7 +103,7 @@ describe('reuse of identical submits', () => {
   });
 
   it('reuses for 10 minutes after the work was last seen running, or first seen ended', async () => {
-    const reuse = new RecentSubmits(ts.store, logger, now);
+    const reuse = reuseOn(ts.store);
     const { work, created } = counted();
     const args = { query: 'window' };
     const first = await reuse.start('submit_keyword_search', work, args, ctx());
@@ -139,7 +143,7 @@ describe('reuse of identical submits', () => {
   it('of 20 parallel identical submits on two stores of one database, exactly one creates the work', async () => {
     const other = ts.reopen();
     const { work, created } = counted(150);
-    const instances = [new RecentSubmits(ts.store, logger, now), new RecentSubmits(other, logger, now)];
+    const instances = [reuseOn(ts.store), reuseOn(other)];
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         (instances[i % 2] as RecentSubmits).start(
@@ -156,7 +160,7 @@ describe('reuse of identical submits', () => {
   });
 
   it('a failed creation gives the key back; a reservation whose holder died is taken over', async () => {
-    const reuse = new RecentSubmits(ts.store, logger, now);
+    const reuse = reuseOn(ts.store);
     const failing = counted(0, true);
     await expect(
       reuse.start('submit_keyword_search', failing.work, { query: 'broke' }, ctx()),
@@ -166,7 +170,7 @@ describe('reuse of identical submits', () => {
     expect(created()).toBe(1);
 
     // A holder that reserved and died (its row stays reserved, no id): after a minute it is taken over.
-    const key = submitKey({ token: 'token-a', userId: 'analyst-1' }, 'submit_keyword_search', {
+    const key = submitKey(HASH_KEY, { token: 'token-a', userId: 'analyst-1' }, 'submit_keyword_search', {
       query: 'orphan',
       platforms: ['twitter'],
       today: new Date(clock).toISOString().slice(0, 10),
@@ -187,12 +191,46 @@ describe('reuse of identical submits', () => {
   });
 
   it('keys hold no token, and equal values give equal keys whatever their key order', () => {
-    const key = submitKey({ token: 'secret-token', userId: 'u' }, 'tool', { b: 1, a: [2, { d: 3, c: 4 }] });
+    const key = submitKey(HASH_KEY, { token: 'secret-token', userId: 'u' }, 'tool', {
+      b: 1,
+      a: [2, { d: 3, c: 4 }],
+    });
     expect(key).not.toContain('secret');
     expect(key).toBe(
-      submitKey({ token: 'secret-token', userId: 'u' }, 'tool', { a: [2, { c: 4, d: 3 }], b: 1 }),
+      submitKey(HASH_KEY, { token: 'secret-token', userId: 'u' }, 'tool', { a: [2, { c: 4, d: 3 }], b: 1 }),
     );
     expect(canonicalJson({ b: undefined, a: null })).toBe('{"a":null}');
+  });
+
+  it('stores a keyed hash: not the plain SHA-256 of what it covers, and another key gives another', async () => {
+    const { work } = counted();
+    await reuseOn(ts.store).start(
+      'submit_keyword_search',
+      work,
+      { query: 'keyed hash' },
+      ctx('token-k', 'user-k'),
+    );
+    const identity = {
+      query: 'keyed hash',
+      platforms: ['twitter'],
+      today: new Date(clock).toISOString().slice(0, 10),
+    };
+    const plain = createHash('sha256')
+      .update('token-k\u0000user-k\u0000submit_keyword_search\u0000')
+      .update(canonicalJson(identity))
+      .digest('base64url');
+    const stored = (await ts.store.orm.select().from(ts.store.t.recentSubmits)).map((row) => row.keyHash);
+    expect(stored).not.toContain(plain);
+    const keyed = submitKey(
+      HASH_KEY,
+      { token: 'token-k', userId: 'user-k' },
+      'submit_keyword_search',
+      identity,
+    );
+    expect(stored).toContain(keyed);
+    expect(
+      submitKey(randomBytes(32), { token: 'token-k', userId: 'user-k' }, 'submit_keyword_search', identity),
+    ).not.toBe(keyed);
   });
 
   it('housekeeping deletes rows past their reuse', async () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, isNull, lt, type SQL } from 'drizzle-orm';
 import { first, type Store } from '../../db/store/index.js';
@@ -54,6 +54,8 @@ export class RecentSubmits implements SubmitReuse {
   constructor(
     private readonly db: Store,
     private readonly logger: Logger,
+    /** The key of the keyed hash over each submit (derived from SECRET_KEY, the same on every instance). */
+    private readonly hashKey: Buffer,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -65,6 +67,7 @@ export class RecentSubmits implements SubmitReuse {
   ): Promise<{ job: StartedJob; reused: Reused | null }> {
     const fresh = (args as { force_new?: unknown }).force_new === true;
     const key = submitKey(
+      this.hashKey,
       ctx.creds,
       tool,
       work.identity(args, new Date(this.now()).toISOString().slice(0, 10)),
@@ -226,14 +229,17 @@ function jobIdOf(kind: JobKind, stored: string): string | number {
 
 /**
  * The key of a submit: the credential that pays (token and upstream user id), the tool and its
- * identity as canonical JSON (keys sorted), hashed so the table never holds the token.
+ * identity as canonical JSON (keys sorted), under an HMAC keyed from SECRET_KEY, so the table never
+ * holds the token and a copy of it cannot be checked against guessed tokens and arguments. (Rows
+ * written under the earlier plain SHA-256 simply stop matching; they lived 10 minutes.)
  */
 export function submitKey(
+  hashKey: Buffer,
   creds: { token: string; userId: string },
   tool: string,
   identity: Record<string, unknown>,
 ): string {
-  return createHash('sha256')
+  return createHmac('sha256', hashKey)
     .update(creds.token)
     .update('\u0000')
     .update(creds.userId)
