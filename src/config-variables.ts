@@ -111,6 +111,8 @@ export const schema = z.object({
     .default(UPSTREAM_DEFAULTS.userHeader),
   SIGNUP: z.enum(['open', 'invite', 'closed']).default('open'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The built-in emulator is the default without upstream hosts, except in production (config.ts).
+  SANDBOX: z.enum(['on']).optional(),
   SANDBOX_SPEED: z.enum(['instant', 'demo', 'realistic']).default('demo'),
   BODY_LIMIT_BYTES: z
     .string()

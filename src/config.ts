@@ -116,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'UPSTREAM_SEARCH_URL / UPSTREAM_AGENT_URL: set both (the real service) or neither (the built-in sandbox)',
     );
   }
+  problems.push(...sandboxProblems(e, production));
   if (problems.length) throw new ConfigError(problems);
 
   const databasePath = resolve(e.DATABASE_PATH);
@@ -162,6 +163,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     housekeepingIntervalMs: e.HOUSEKEEPING_INTERVAL_SECONDS * 1000,
     metricsToken: e.METRICS_TOKEN ?? null,
   };
+}
+
+/**
+ * The sandbox emulator hands out credentials to anyone and answers with made-up data: a production
+ * deployment runs it only when told to (SANDBOX=on), never because upstream hosts were forgotten.
+ */
+function sandboxProblems(
+  e: {
+    SANDBOX?: 'on' | undefined;
+    UPSTREAM_SEARCH_URL?: string | undefined;
+    UPSTREAM_AGENT_URL?: string | undefined;
+  },
+  production: boolean,
+): string[] {
+  const upstream = Boolean(e.UPSTREAM_SEARCH_URL) && Boolean(e.UPSTREAM_AGENT_URL);
+  if (e.SANDBOX === 'on' && upstream) {
+    return [
+      'SANDBOX: on runs the built-in sandbox, but UPSTREAM_SEARCH_URL and UPSTREAM_AGENT_URL name the real service: set one or the other',
+    ];
+  }
+  if (production && !e.UPSTREAM_SEARCH_URL && !e.UPSTREAM_AGENT_URL && e.SANDBOX !== 'on') {
+    return [
+      'UPSTREAM_SEARCH_URL / UPSTREAM_AGENT_URL: required when NODE_ENV=production; to run the built-in sandbox emulator instead, set SANDBOX=on',
+    ];
+  }
+  return [];
 }
 
 /**

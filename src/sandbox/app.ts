@@ -9,6 +9,7 @@ import { DEFAULT_SPEED, type Speed } from './speed.js';
 import { settleAll } from './state/settle.js';
 import { Store } from './state/store.js';
 import { type SandboxPersistence, StateFile } from './state-file.js';
+import { webhookPoster } from './webhook-post.js';
 
 export interface SandboxAppOptions {
   speed?: Speed;
@@ -18,6 +19,11 @@ export interface SandboxAppOptions {
   tick?: boolean;
   /** Keep credentials and records in a file across restarts (the gateway's sandbox mode does). */
   persistence?: SandboxPersistence;
+  /**
+   * Lets webhooks reach loopback and private addresses (never the default: a return_url is anyone's
+   * text). For the emulator's own tests, whose receivers listen on loopback.
+   */
+  webhooksToPrivateAddresses?: boolean;
 }
 
 export interface SandboxHandle {
@@ -47,7 +53,8 @@ export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
   const store = new Store(clock, options.speed ?? DEFAULT_SPEED);
   const inflight = new Set<Promise<void>>();
   const hangs = new Set<() => void>();
-  const settle = () => settleAll(store, inflight);
+  const post = webhookPoster({ privateTargets: options.webhooksToPrivateAddresses === true });
+  const settle = () => settleAll(store, inflight, post);
   const stateFile = options.persistence ? new StateFile(store, options.persistence) : null;
   const restored = stateFile?.load() === 'restored';
   const tick =

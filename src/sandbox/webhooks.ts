@@ -4,6 +4,7 @@ import { expertDetails, searchDetails } from './state/search-views.js';
 import type { Store } from './state/store.js';
 import type { ExpertRecord, SearchRecord, WebhookDelivery } from './state/types.js';
 import type { JsonObject } from './synthetic/shapes.js';
+import type { WebhookPost } from './webhook-post.js';
 
 /** The body POSTed: the search's GET payload at the instant of the attempt. */
 function payloadOf(rec: SearchRecord | ExpertRecord, at: number): JsonObject {
@@ -32,11 +33,11 @@ export function deliveryView(d: WebhookDelivery): JsonObject {
 
 /**
  * Sends the completed search's GET payload to the credential's return_url: one attempt,
- * JSON, 10 s timeout (assumed). Every attempt is recorded, success or not. The return_url is the one
+ * JSON, 10 s timeout (assumed), by `post` (webhook-post.ts: public addresses only, no redirect). Every attempt is recorded, success or not. The return_url is the one
  * set when the search finishes: a search that finished while none was set sends nothing, even if one
  * is set later. Failed searches send nothing.
  */
-export function settleWebhooks(store: Store, inflight: Set<Promise<void>>): void {
+export function settleWebhooks(store: Store, inflight: Set<Promise<void>>, post: WebhookPost): void {
   const now = store.now();
   for (const [rec, dueAt] of store.pendingWebhooks) {
     if (now < dueAt) continue;
@@ -60,15 +61,9 @@ export function settleWebhooks(store: Store, inflight: Set<Promise<void>>): void
     };
     store.recordDelivery(delivery);
     const started = Date.now();
-    const p = fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(payloadOf(rec, now)),
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    })
-      .then(async (res) => {
-        delivery.status = res.status;
-        await res.body?.cancel();
+    const p = post(url, JSON.stringify(payloadOf(rec, now)), AbortSignal.timeout(WEBHOOK_TIMEOUT_MS))
+      .then((status) => {
+        delivery.status = status;
       })
       .catch((err: unknown) => {
         delivery.error = err instanceof Error ? err.message : String(err);

@@ -1,5 +1,5 @@
 import { SandboxClock } from '../../src/sandbox/clock.js';
-import { createSandboxApp, type SandboxApp } from '../../src/sandbox/server.js';
+import { createSandboxApp, type SandboxApp, type SandboxAppOptions } from '../../src/sandbox/server.js';
 import type { Speed } from '../../src/sandbox/speed.js';
 
 export interface InProc {
@@ -21,10 +21,14 @@ export interface InProc {
  * The sandbox app in this process with a frozen clock at `start` and no background tick, so every
  * state change happens at an instant the test chose. Nothing of the sandbox is replaced.
  */
-export function inProcSandbox(start: number, speed: Speed = 'demo'): InProc {
+export function inProcSandbox(
+  start: number,
+  speed: Speed = 'demo',
+  extra: Pick<SandboxAppOptions, 'webhooksToPrivateAddresses'> = {},
+): InProc {
   const clock = new SandboxClock(() => start);
   clock.freeze();
-  const app = createSandboxApp({ speed, clock, tick: false });
+  const app = createSandboxApp({ speed, clock, tick: false, ...extra });
   return {
     app,
     clock,

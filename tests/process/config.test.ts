@@ -110,9 +110,41 @@ describe('config', () => {
     expect(problems.some((p) => p.startsWith('SECRET_KEY: required'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PUBLIC_URL: must be an https URL'))).toBe(true);
     const ok = loadConfig(
-      env({ NODE_ENV: 'production', PUBLIC_URL: 'https://mcp.example.com/', SECRET_KEY: TEST_SECRET_KEY }),
+      env({
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://mcp.example.com/',
+        SECRET_KEY: TEST_SECRET_KEY,
+        UPSTREAM_SEARCH_URL: 'https://api.example.com',
+        UPSTREAM_AGENT_URL: 'https://agent.example.com',
+      }),
     );
     expect(ok.publicUrl).toBe('https://mcp.example.com');
+    expect(ok.sandboxMode).toBe(false);
+  });
+
+  it('in production runs the sandbox only when SANDBOX=on says so', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://mcp.example.com',
+      SECRET_KEY: TEST_SECRET_KEY,
+    };
+    expect(problemsOf(env(production))).toEqual([
+      'UPSTREAM_SEARCH_URL / UPSTREAM_AGENT_URL: required when NODE_ENV=production; to run the built-in sandbox emulator instead, set SANDBOX=on',
+    ]);
+    expect(loadConfig(env({ ...production, SANDBOX: 'on' })).sandboxMode).toBe(true);
+    // In development the sandbox stays the default without upstream hosts.
+    expect(loadConfig(env()).sandboxMode).toBe(true);
+    expect(
+      problemsOf(
+        env({
+          SANDBOX: 'on',
+          UPSTREAM_SEARCH_URL: 'https://a.example',
+          UPSTREAM_AGENT_URL: 'https://b.example',
+        }),
+      ),
+    ).toEqual([
+      'SANDBOX: on runs the built-in sandbox, but UPSTREAM_SEARCH_URL and UPSTREAM_AGENT_URL name the real service: set one or the other',
+    ]);
   });
 
   it('refuses a PUBLIC_URL with a path: the issuer must be the bare origin', () => {

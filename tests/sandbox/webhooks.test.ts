@@ -7,7 +7,9 @@ import { type InProc, inProcSandbox } from '../helpers/sandbox-inproc.js';
 /**
  * Webhook bookkeeping: every search leaves the pending set at its end whether or not anything is sent
  * (the return_url is read then; one set later sends nothing for it), and the delivery record is bounded
- * to the most recent WEBHOOK_DELIVERY_LIMIT.
+ * to the most recent WEBHOOK_DELIVERY_LIMIT. Webhooks go to public addresses only and follow no
+ * redirect; these tests' receivers listen on loopback, so most of them turn on the test-only
+ * `webhooksToPrivateAddresses`.
  */
 
 const T0 = Date.parse('2026-06-01T12:00:00Z');
@@ -54,7 +56,7 @@ let s: InProc;
 let token: string;
 beforeEach(() => {
   bodies.length = 0;
-  s = inProcSandbox(T0, 'demo');
+  s = inProcSandbox(T0, 'demo', { webhooksToPrivateAddresses: true });
   token = s.app.sandbox.store.createCredential({ credits: 10_000 }).token;
 });
 afterEach(() => s.dispose());
@@ -165,6 +167,70 @@ describe('delivery record', () => {
       expect(loudOnes.length).toBe(WEBHOOK_DELIVERY_LIMIT);
     } finally {
       s2.dispose();
+    }
+  });
+});
+
+describe('where a webhook may go', () => {
+  /** A search finished on a credential whose return_url is `url`; its delivery once it has an outcome. */
+  async function deliveredTo(sandbox: InProc, url: string): Promise<Delivery & { url: string }> {
+    const who = sandbox.app.sandbox.store.createCredential({ credits: 10_000 }).token;
+    await sandbox.req('PUT', '/api/setup', { token: who, userId: 'u', body: { return_url: url } });
+    await sandbox.req('POST', '/api/iq/user_search', {
+      token: who,
+      userId: 'u',
+      body: { query: 'page', platform: 'facebook', max_post: 1 },
+    });
+    sandbox.advance(60_000);
+    await sandbox.req('GET', '/api/iq/credits', { token: who, userId: 'u' });
+    for (;;) {
+      const [d] = (
+        (await sandbox.control('GET', `/webhooks?token=${who}`)).body as {
+          deliveries: (Delivery & { url: string })[];
+        }
+      ).deliveries;
+      if (d && (d.status !== null || d.error !== null)) return d;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('sends nothing to loopback, private or link-local addresses by default', async () => {
+    const strict = inProcSandbox(T0, 'instant');
+    try {
+      for (const url of [
+        hookUrl,
+        hookUrl.replace('127.0.0.1', 'localhost'),
+        hookUrl.replace('127.0.0.1', '[::1]'),
+        hookUrl.replace('127.0.0.1', '[::ffff:127.0.0.1]'),
+        hookUrl.replace('127.0.0.1', '0.0.0.0'),
+        'http://10.0.0.1/hook',
+        'http://192.168.1.1/hook',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://2130706433/hook',
+      ]) {
+        const d = await deliveredTo(strict, url);
+        expect(d.status, url).toBeNull();
+        expect(d.error, url).toMatch(/not a public address/);
+      }
+      expect(bodies).toEqual([]);
+    } finally {
+      strict.dispose();
+    }
+  });
+
+  it("follows no redirect: a 302 is the delivery's answer", async () => {
+    const redirecting = createServer((_req, res) => {
+      res.writeHead(302, { location: hookUrl });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (redirecting.address() as AddressInfo).port;
+      const d = await deliveredTo(s, `http://127.0.0.1:${port}/moved`);
+      expect(d.status).toBe(302);
+      expect(bodies).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => redirecting.close(() => resolve()));
     }
   });
 });

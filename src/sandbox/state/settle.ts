@@ -1,4 +1,5 @@
 import { settleSchedule } from '../schedules.js';
+import type { WebhookPost } from '../webhook-post.js';
 import { settleWebhooks } from '../webhooks.js';
 import { settleRun } from './runs.js';
 import type { Store } from './store.js';
@@ -9,9 +10,9 @@ import type { Store } from './store.js';
  * it looks only at what is still in progress (armed schedules, active runs, pending webhooks), each in
  * creation order; finished things leave those sets when they finish.
  */
-export function settleAll(store: Store, inflight: Set<Promise<void>>): void {
+export function settleAll(store: Store, inflight: Set<Promise<void>>, post: WebhookPost): void {
   const now = store.now();
   for (const s of store.armedSchedules) settleSchedule(store, s, now);
   for (const run of store.activeRuns) settleRun(store, run, now);
-  settleWebhooks(store, inflight);
+  settleWebhooks(store, inflight, post);
 }
