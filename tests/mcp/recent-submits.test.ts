@@ -129,7 +129,7 @@ describe('reuse of identical submits', () => {
   });
 
   it('work seen failed is never reused: the next identical submit creates it anew', async () => {
-    const reuse = new RecentSubmits(ts.store, logger, now);
+    const reuse = reuseOn(ts.store);
     const { work, created } = counted();
     const args = { query: 'failed once' };
     const first = await reuse.start('submit_keyword_search', work, args, ctx());
