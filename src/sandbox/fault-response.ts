@@ -65,7 +65,11 @@ function hang(c: Context, hangs: Set<() => void>, ms: number | undefined): Promi
  */
 function resetConnection(c: Context): Response {
   const socket = (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket;
-  socket?.destroy();
+  if (socket !== undefined) {
+    socket.destroy();
+    // Never written: the socket is gone (a body that fails would only be logged as an error).
+    return new Response(null, { status: 502 });
+  }
   return new Response(
     new ReadableStream({
       start(controller) {
