@@ -20,6 +20,13 @@ export function mcpBehaviourFixture() {
       resultsGraceMs: 400,
       maxResultTokens: 5_000,
     });
+    // One submit first, on a credential of its own: a cold server's first create (module loading,
+    // the first database writes, the upstream connection) can outlast a 1.5 s limit on a loaded
+    // machine, and the limit counts the create (it would answer "still being created").
+    const warm = await harness.credential({ speed: 'instant' });
+    const client = await connectV2(harness.mcpUrl, await harness.token({ upstreamToken: warm }));
+    await client.callTool({ name: 'submit_expert_search', arguments: { query: 'warm-up' } });
+    await client.close();
   });
   afterAll(async () => {
     await harness?.close();

@@ -136,6 +136,8 @@ export async function admit(
   via: CallPath = 'tool',
 ): Promise<AdmittedCall | ToolOutcome> {
   const started = performance.now();
+  // The wait limit counts from here: the checks, team policy and upstream create all fall inside it.
+  const arrivedAt = Date.now();
   const { caller } = env;
   const who = caller ? auditIdentity(caller) : { userId: null, workspaceId: null, clientId: null };
   const audit = (status: string, detail?: Record<string, unknown>) =>
@@ -216,6 +218,7 @@ export async function admit(
       upstream: gate ? gate.upstream : deps.upstream,
       creds,
       signal,
+      arrivedAt,
       stopWaiting: deps.stopWaiting,
       progress: progressReporter(env.notify),
       options: deps.options,

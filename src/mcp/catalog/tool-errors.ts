@@ -1,5 +1,6 @@
 import { UpstreamError } from '../../upstream/errors.js';
 import type { Caller } from '../auth/caller.js';
+import { StillCreating } from '../tools/long-work.js';
 import type { ToolDef } from '../tools/types.js';
 
 /** Where the caller's upstream token comes from, so a refusal of it says where to correct it. */
@@ -47,6 +48,7 @@ function quoted(detail: string | null): string {
  * a 422 about the item's state stays a state error ("read it first").
  */
 export function errorMessage(error: unknown, tool: ToolDef, credentials: CredentialSource): string {
+  if (error instanceof StillCreating) return error.message;
   if (!(error instanceof UpstreamError)) {
     return `${tool.name} failed unexpectedly on this server. Try again; if it keeps failing, tell the user.`;
   }
@@ -107,5 +109,6 @@ export function auditStatus(error: unknown): string {
     if (error.status !== null) return String(error.status);
     if (error.kind === 'aborted') return 'cancelled';
   }
+  if (error instanceof StillCreating) return 'timeout';
   return 'error';
 }

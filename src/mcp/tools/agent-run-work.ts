@@ -4,7 +4,7 @@ import type { Detail } from '../results/output.js';
 import { isTerminal, runOutput } from '../results/runs.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, KEYWORD_PLATFORMS, maxPostArg, text, uuidArg } from './common.js';
-import { announce, forceNewArg, nextCall, seenState } from './long-work.js';
+import { announce, forceNewArg, nextCall, seenState, waitBudget } from './long-work.js';
 import type { LongWork, Settled, StartedJob, ToolContext, ToolOutput } from './types.js';
 
 /**
@@ -89,7 +89,7 @@ export function settleRun(
     poll: (signal) => ctx.upstream.getRun(ctx.creds, id, { signal }),
     isDone: runEnded,
     progress: runProgress,
-    maxWaitMs: waitMs,
+    ...waitBudget(ctx, waitMs),
     announce: announce('run', id, waitMs, job.fresh === true),
   }).then((outcome) => ({
     output: runAfterWait(ctx, id, outcome, args, waitMs),

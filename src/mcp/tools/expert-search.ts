@@ -13,6 +13,7 @@ import {
   seenState,
   startThenSettle,
   waitArg,
+  waitBudget,
 } from './long-work.js';
 import { expertOutputSchema, searchRecord } from './outputs.js';
 import {
@@ -67,7 +68,7 @@ function settleExpertSearch(
     poll: (signal) => ctx.upstream.getExpertSearch(ctx.creds, id, { signal }),
     isDone: expertSearchEnded,
     progress: expertSearchProgress,
-    maxWaitMs: waitMs,
+    ...waitBudget(ctx, waitMs),
     announce: announce('expert_search', id, waitMs, job.fresh === true),
   }).then((outcome) => {
     const failed = outcome.kind === 'done' && outcome.record.status === 'failed';

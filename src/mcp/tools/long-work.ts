@@ -71,7 +71,8 @@ export function startThenSettle<A extends { force_new?: boolean | undefined }>(
   ctx: ToolContext,
 ): Promise<ToolOutput> {
   const limit = waitLimit(work, ctx.options);
-  return startWork(tool, work, args, ctx).then(async ({ job, reused }) => {
+  const startBy = (ctx.arrivedAt ?? Date.now()) + limit - reserveMs(limit);
+  return startInTime(tool, work, args, ctx, startBy).then(async ({ job, reused }) => {
     const settled = await work.settle(job, args, ctx, limit);
     if (!reused) return settled.output;
     if (!settled.failed || !ctx.reuse)
@@ -81,6 +82,67 @@ export function startThenSettle<A extends { force_new?: boolean | undefined }>(
     const out = (await work.settle(again.job, args, ctx, limit)).output;
     const note = `An identical ${jobName(work.kind)} ${job.id} had ended failed, so it was not reused: this is ${again.reused ? 'the one started since' : 'a new one'}.`;
     return { ...out, text: `${note}\n\n${out.text}` };
+  });
+}
+
+/**
+ * Of a call's wait limit, what is kept back for the last poll's answer and for building and sending
+ * the answer: a tenth, at most 2 s (45 s: the wait ends 43 s after the request arrived, its last poll
+ * may take 1 s more, and 1 s is left to answer).
+ */
+export function reserveMs(limitMs: number): number {
+  return Math.min(2_000, Math.round(limitMs / 10));
+}
+
+/**
+ * A settle's wait (the scheduler's maxWaitMs and lastPollMs) within the call's limit, counted from the
+ * request's arrival: what the create and the checks before it took is no longer waited.
+ */
+export function waitBudget(ctx: ToolContext, limitMs: number): { maxWaitMs: number; lastPollMs: number } {
+  const reserve = reserveMs(limitMs);
+  const left = (ctx.arrivedAt ?? Date.now()) + limitMs - reserve - Date.now();
+  return { maxWaitMs: Math.max(0, left), lastPollMs: Math.round(reserve / 2) };
+}
+
+/** A create the upstream did not answer before the call's limit; it goes on in the background. */
+export class StillCreating extends Error {
+  readonly kind = 'still_creating';
+  constructor(tool: string, kind: JobKind) {
+    super(
+      `The upstream is slow: the ${jobName(kind)} is still being created, and that goes on in the background (nothing is lost). In a minute, call ${tool} again with the same arguments: it answers with that ${jobName(kind)} and spends nothing more.`,
+    );
+    this.name = 'StillCreating';
+  }
+}
+
+/**
+ * The start (reuse or create) raced against the call's limit. A create still going at `startBy` is
+ * left to finish in the background under its reuse record (reserved before the upstream call), so
+ * the next identical submit finds it instead of creating a second; the call answers StillCreating.
+ * A caller only waiting for another's reservation stops waiting then.
+ */
+function startInTime<A>(
+  tool: string,
+  work: LongWork<A>,
+  args: A,
+  ctx: ToolContext,
+  startBy: number,
+): Promise<{ job: StartedJob; reused: Reused | null }> {
+  const ms = Math.max(0, startBy - Date.now());
+  const bounded = { ...ctx, signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(ms)]) };
+  const started = startWork(tool, work, args, bounded);
+  return new Promise((resolve, reject) => {
+    const late = setTimeout(() => reject(new StillCreating(tool, work.kind)), ms);
+    started.then(
+      (value) => {
+        clearTimeout(late);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(late);
+        reject(bounded.signal.aborted && !ctx.signal.aborted ? new StillCreating(tool, work.kind) : error);
+      },
+    );
   });
 }
 

@@ -5,7 +5,7 @@ import { fromPostsData, type PostSummary } from '../results/posts.js';
 import { searchOutput } from '../results/searches.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { twitterFollowers } from './followers.js';
-import { announce, nextCall, outputOf, seenState } from './long-work.js';
+import { announce, nextCall, outputOf, seenState, waitBudget } from './long-work.js';
 import type { ProgressUpdate, Settled, StartedJob, ToolContext, ToolOutput } from './types.js';
 
 /** What keyword and user search tools share: settling a search, and shaping it for the model. */
@@ -42,7 +42,7 @@ export function settleSearch(
     isDone: searchDone(ctx.options.resultsGraceMs, opts.resultsExpected),
     keep: searchStatus,
     progress: searchProgress,
-    maxWaitMs: opts.waitMs,
+    ...waitBudget(ctx, opts.waitMs),
     announce: announce(jobKind, id, opts.waitMs, job.fresh === true),
   }).then((outcome) => {
     const failed = outcome.kind === 'done' && outcome.record.status === 'failed';

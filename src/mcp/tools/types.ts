@@ -18,6 +18,11 @@ export interface ToolContext {
   /** Aborted when the client cancels the call or disconnects. */
   signal: AbortSignal;
   /**
+   * When the request arrived (epoch ms): a call's wait limit counts from here and covers all it does,
+   * the upstream create included (./long-work.ts). Absent (a task's background settle): from now.
+   */
+  arrivedAt?: number;
+  /**
    * Aborted when the server is shutting down: waits end at once and return their handle, like a
    * wait that reached its maximum, instead of being cut off (and without cancelling upstream work).
    */

@@ -32,6 +32,11 @@ export interface WaitRequest<T> {
   /** How far the job says it is (0–100): the poll plan brings a poll forward to the finish it predicts. */
   progress(record: T): { percentage: number };
   maxWaitMs: number;
+  /**
+   * How long the last poll (the one at `maxWaitMs`) may take: past it the caller leaves with the latest
+   * record, so a slow or hanging upstream cannot hold the call past its limit. Absent: no bound.
+   */
+  lastPollMs?: number;
 }
 
 /** The key of one upstream job shared by every caller of one credential (`scope`). */

@@ -7,8 +7,9 @@ import { sharedJobKey, type WaitOutcome, type WaitRequest } from './wait-request
 /**
  * One caller waiting on a job. A class, and its own abort listener (an EventListener object), so a
  * waiter is one small object without closures of its own (the heap a waiting call holds stays small).
+ * With a bound on its last poll it is also on the timer wheel: it leaves then, poll or no poll.
  */
-class Waiter<T> {
+class Waiter<T> implements WheelEntry {
   constructor(
     readonly job: Job<T>,
     readonly deadline: number,
@@ -24,6 +25,11 @@ class Waiter<T> {
   /** The signal's abort: the caller leaves with where the job stands now. */
   handleEvent(): void {
     this.job.scheduler.leave(this.job, this, { kind: 'cancelled', record: this.job.record });
+  }
+
+  /** Its last poll took too long (a slow or hanging upstream): it leaves with the latest record. */
+  fire(): void {
+    this.job.scheduler.leave(this.job, this, { kind: 'timeout', record: this.job.record });
   }
 
   resolve(outcome: WaitOutcome<T>): void {
@@ -75,7 +81,8 @@ class Job<T> implements WheelEntry, BudgetedPoll {
  * response stream. A wait is a small record in a job; jobs sit on one timer wheel; a poll
  * runs only when due, and callers waiting on the same upstream job with the same credential share it.
  * A waiter leaves on its signal (cancelled), at its deadline (after one last poll, as a caller would
- * read the job before giving up), or at shutdown (at once, with the latest record).
+ * read the job before giving up, or once `lastPollMs` has passed without its answer), or at shutdown
+ * (at once, with the latest record).
  */
 export class WaitScheduler {
   private readonly wheel: TimerWheel;
@@ -134,7 +141,10 @@ export class WaitScheduler {
     const target = job;
     return new Promise<WaitOutcome<T>>((resolve) => {
       metrics.waitingCalls.inc();
-      target.waiters.add(new Waiter(target, now + request.maxWaitMs, signal, onRecord, resolve));
+      const waiter = new Waiter(target, now + request.maxWaitMs, signal, onRecord, resolve);
+      target.waiters.add(waiter);
+      if (request.lastPollMs !== undefined)
+        this.wheel.schedule(waiter, now + request.maxWaitMs + request.lastPollMs);
       // A caller joining a shared job sees where it stands now.
       if (target.record !== request.initial) onRecord(target.record);
       this.arm(target);
@@ -240,12 +250,16 @@ export class WaitScheduler {
     this.drop(job);
     const waiters = [...job.waiters];
     job.waiters.clear();
-    for (const waiter of waiters) waiter.resolve(outcome(job.record));
+    for (const waiter of waiters) {
+      this.wheel.cancel(waiter);
+      waiter.resolve(outcome(job.record));
+    }
   }
 
   /** One caller stops waiting (Waiter.handleEvent: its signal aborted; or its deadline). */
   leave<T>(job: Job<T>, waiter: Waiter<T>, outcome: WaitOutcome<T>): void {
     if (!job.waiters.delete(waiter)) return;
+    this.wheel.cancel(waiter);
     if (job.waiters.size === 0) this.drop(job);
     waiter.resolve(outcome);
   }
