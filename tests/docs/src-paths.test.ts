@@ -16,7 +16,7 @@ function pages(): string[] {
  * The `src/…` paths a page names: a file (`src/mcp/handler.ts`, also as `src/mcp/handler.ts:name`) or
  * a folder (`src/mcp/tools/`). Patterns (`src/views/<name>/main.ts`, `src/**`) are no paths.
  */
-export function srcPathsIn(text: string): string[] {
+function srcPathsIn(text: string): string[] {
   const found = text.match(/(?<![\w/.-])src\/[\w./-]*[\w/]/g) ?? [];
   return [...new Set(found.filter((p) => !p.includes('*')))];
 }
