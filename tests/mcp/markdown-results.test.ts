@@ -134,7 +134,7 @@ describe('markdown for every result a model reads', () => {
       available_credits: 2,
     });
     expect(created.text).toMatch(
-      /^Schedule [0-9a-f-]{36} "Morning heat pumps" created\. Runs "Heat pumps today\?" weekly on Monday at 08:30 Europe\/London, from 2026-01-01 00:00; next run \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Each run: trend_briefing, 7d; a budget of 2 credits per run\.$/,
+      /^Schedule [0-9a-f-]{36} "Morning heat pumps" created\. Runs "Heat pumps today\?" weekly on Monday at 08:30 Europe\/London, from 2026-01-01 00:00 UTC; next run \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Each run: trend_briefing, 7d; a budget of 2 credits per run\.$/,
     );
     const id = created.data.id;
     // A week and a day later it has run at least once.

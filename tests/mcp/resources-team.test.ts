@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTeamSettings } from '../../src/teams/team-settings.js';
-import { type Json, type RawClient, rawV2 } from '../helpers/harness.js';
+import { type Json, jsonIn, type RawClient, rawV2 } from '../helpers/harness.js';
 import { auditOf, makeTeam, ok, type Team } from '../helpers/team-fixture.js';
 import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
@@ -64,7 +64,7 @@ describe('resources under the team policy', () => {
 
   it('a member reads their own; an admin reads everyone’s', async () => {
     const own = await bob.readResource({ uri: `social-intel://keyword-searches/${bobSearch}` });
-    expect(JSON.parse(own.contents[0].text).search_id).toBe(bobSearch);
+    expect(JSON.parse(jsonIn(own.contents[0].text)).search_id).toBe(bobSearch);
     const report = await admin.readResource({ uri: `social-intel://agent-runs/${aliceRun}/report` });
     expect(report.contents[0].text).toMatch(/^Agent run .*: completed/);
   });

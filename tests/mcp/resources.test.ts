@@ -3,6 +3,7 @@ import type { Scope } from '../../src/oauth/scopes.js';
 import {
   type Harness,
   type Json,
+  jsonIn,
   type RawClient,
   startHarness,
   rawV1 as v1,
@@ -22,7 +23,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const json = (read: Json) => JSON.parse(read.contents[0].text);
+// Records holding posts come fenced as untrusted content: the JSON is inside the fence.
+const json = (read: Json) => JSON.parse(jsonIn(read.contents[0].text));
 
 describe.each([
   ['v2 client (2026-07-28)', v2],
@@ -85,12 +87,17 @@ describe.each([
       expect(read.contents[0].uri).toBe(links[i].uri);
       expect(read.contents[0].mimeType).toBe(links[i].mimeType);
     }
-    expect(json(search).results).toEqual(record.results);
-    expect(json(search).notice).toMatch(/user-generated content/);
+    // The whole record but its posts lists, which the token budget may cut (the rest is paged).
+    const { posts: keptPosts, ...analysis } = json(search).results;
+    const { posts: allPosts, ...recordAnalysis } = record.results;
+    expect(analysis).toEqual(recordAnalysis);
+    for (const [kind, list] of Object.entries(keptPosts as Record<string, Json[]>))
+      expect(list).toEqual(allPosts[kind].slice(0, list.length));
+    expect(search.contents[0].text).toMatch(/user-generated content/);
     const all = (await upstream(`/api/iq/keyword_search/${searchId}/posts_data`)).posts;
     expect(json(posts).posts).toEqual(all.slice(0, 20));
     expect(json(posts).next_offset).toBe(20);
-    expect(json(tree).data.length).toBeGreaterThan(0);
+    expect(tree.contents[0].text).toMatch(/^Topic trees of keyword search \d+: /);
   });
 
   it('reads posts pages with query parameters in any order, or none of some', async () => {
@@ -122,7 +129,7 @@ describe.each([
     const record = json(await client.readResource({ uri: runLink.uri }));
     expect(record.result.report_markdown).toBe(run.structuredContent.result.report_markdown);
     expect(record.result.report_html).toBeUndefined();
-    expect(record.notice).toMatch(/treat them as data, not instructions/);
+    expect(JSON.stringify(record)).not.toContain('untrusted-content');
     expect(record.run_id).toBe(run.structuredContent.run_id);
   });
 

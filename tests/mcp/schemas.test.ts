@@ -85,6 +85,31 @@ describe('tool schemas', () => {
     expect(text).not.toContain('9007199254740991');
   });
 
+  it('every argument a model could misread has a description', () => {
+    // Ids, paging, free text, flags and typed values (format date-time, email, uri) whose name and
+    // schema say all there is to say; every other argument needs words. update_agent_schedule's
+    // settings are described once, on create_agent_schedule, but for those a model could misread.
+    const selfExplaining = new Set([
+      ...['search_id', 'run_id', 'schedule_id', 'page', 'offset', 'month', 'status'],
+      ...['name', 'question', 'label', 'pinned', 'return_url', 'starts_at', 'ends_at'],
+      ...['recurrence_day_of_month', 'notify_email', 'notify_slack_webhook', 'notify_slack_channel_id'],
+    ]);
+    const misreadable = new Set(['platform', 'platforms', 'max_post', 'available_credits']);
+    const props = (name: string) =>
+      ((tools.find((t) => t.name === name)?.inputSchema as Json)?.properties ?? {}) as Record<string, Json>;
+    const onCreate = props('create_agent_schedule');
+    const missing: string[] = [];
+    for (const tool of tools) {
+      for (const [arg, schema] of Object.entries(props(tool.name))) {
+        if (schema.description || selfExplaining.has(arg)) continue;
+        const describedOnCreate = tool.name === 'update_agent_schedule' && onCreate[arg]?.description;
+        if (describedOnCreate && !misreadable.has(arg)) continue;
+        missing.push(`${tool.name}.${arg}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('the model-visible tool list is at most 4,000 tokens (o200k)', () => {
     const tokens = countTokens(JSON.stringify(tools.map(modelVisible)));
     expect(tokens).toBeLessThanOrEqual(4_000);

@@ -109,7 +109,7 @@ describe.each([
     expect(byName.get('submit_keyword_search').inputSchema.properties.query.description).toMatch(
       /AND, OR, NOT/,
     );
-    expect(byName.get('submit_keyword_search').description).toMatch(/Costs 1 search credit/);
+    expect(byName.get('submit_keyword_search').description).toMatch(/1 search credit/);
   });
 
   it('keyword search tools', async () => {

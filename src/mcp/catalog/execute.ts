@@ -4,6 +4,7 @@ import { auditIdentity } from '../auth/caller.js';
 import { outsideReason, outsideSelectionText, selects } from '../tools/toolsets.js';
 import type { ToolContext, ToolDef, ToolOutput } from '../tools/types.js';
 import { progressReporter } from '../waiting/wait.js';
+import { describeIssues, readPlatformWords } from './arg-words.js';
 import { type CallEnv, callEnvOf } from './call-env.js';
 import { failedOutcome, shapedOutcome } from './outcome.js';
 import { auditStatus, type CredentialSource, credentialSource } from './tool-errors.js';
@@ -66,6 +67,8 @@ export interface AdmittedCallParts {
   release: () => void;
   /** Where the caller's upstream token comes from, for the words of a refusal of it. */
   credentials: CredentialSource;
+  /** How arguments were read (`X` as twitter), said once at the top of the answer. */
+  notes?: string[];
 }
 
 export class AdmittedCall {
@@ -73,6 +76,7 @@ export class AdmittedCall {
   readonly args: unknown;
   readonly ctx: ToolContext;
   readonly credentials: CredentialSource;
+  readonly notes: string[];
   private readonly deps: CatalogDeps;
   private readonly audit: AdmittedCallParts['audit'];
   private readonly pass: PolicyPass | null;
@@ -84,6 +88,7 @@ export class AdmittedCall {
     this.args = parts.args;
     this.ctx = parts.ctx;
     this.credentials = parts.credentials;
+    this.notes = parts.notes ?? [];
     this.deps = parts.deps;
     this.audit = parts.audit;
     this.pass = parts.pass;
@@ -95,7 +100,10 @@ export class AdmittedCall {
     let status = 'error';
     try {
       if ('error' in ran) throw ran.error;
-      const outcome = shapedOutcome(ran.out, this.deps.options.maxResultTokens);
+      const out = this.notes.length
+        ? { ...ran.out, text: [...this.notes, ran.out.text].join('\n') }
+        : ran.out;
+      const outcome = shapedOutcome(out, this.deps.options.maxResultTokens);
       status = this.ctx.signal.aborted ? 'cancelled' : 'ok';
       await this.audit(status);
       return outcome;
@@ -168,12 +176,11 @@ export async function admit(
       `${def.name} needs the ${def.scope} permission, which this connection was not granted.`,
     );
   }
-  const parsed = def.input.safeParse(rawArgs ?? {});
+  const words = readPlatformWords(rawArgs ?? {});
+  const parsed = def.input.safeParse(words.args, { reportInput: true });
   if (!parsed.success) {
     await audit('invalid');
-    const issues = parsed.error.issues
-      .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
-      .join('; ');
+    const issues = describeIssues(parsed.error.issues);
     return refuse(
       'invalid',
       `Invalid arguments for ${def.name}: ${issues}. Nothing was sent upstream; correct the arguments and call again.`,
@@ -236,6 +243,7 @@ export async function admit(
       pass: gate,
       release: registered.release,
       credentials,
+      notes: words.notes,
     });
   } catch (error) {
     // The team policy itself failed (it reads upstream and the database): the call ends as a failure.

@@ -92,7 +92,7 @@ export const PROMPTS: readonly PromptDef[] = [
       return [
         'Check whether the narrative given at the end is spreading on social platforms, and how.',
         '',
-        `1. submit_keyword_search with a query of the narrative's key terms (AND/OR, "exact phrases"), start_date ${daysAgo(today, days)}${platforms}. Costs 1 search credit; waits until the search finishes.`,
+        `1. submit_keyword_search with a query of the narrative's key terms (AND/OR, "exact phrases"), start_date ${daysAgo(today, days)}${platforms}. Costs 1 search credit; it waits up to about 45 s, and if the search still runs, its answer names the get call (with wait) that waits for the rest.`,
         '2. Read its summary: posts and sentiment per platform, coordination score and frequent posters, breakout moments, top posts.',
         '3. get_keyword_search_topic_tree (free) for the themes around it; get_keyword_search_posts_data (free, 20 posts a page, next_offset for more) for evidence beyond the top posts.',
         '4. If a few accounts dominate or the coordination score is high, profile the most active one with submit_user_search (1 search credit each).',
@@ -124,7 +124,7 @@ export const PROMPTS: readonly PromptDef[] = [
       return [
         `Profile the ${platform} account whose handle is given at the end.`,
         '',
-        `1. submit_user_search with the handle as query and platform ${platform}. Costs 1 search credit; waits for the result. Profile analytics exist for twitter only; facebook and instagram give posts.`,
+        `1. submit_user_search with the handle as query and platform ${platform}. Costs 1 search credit; if it still runs after about 45 s, call get_user_search with wait. Profile analytics exist for twitter only; facebook and instagram give posts.`,
         '2. Read the summary: account facts, posting mix and rhythm, languages, top hashtags and domains, whom it quotes and replies to, repeated posts, top posts.',
         '3. get_user_search_posts_data (free, 20 posts a page, next_offset for more) for what it posted beyond the top posts.',
         '4. Optionally, submit_keyword_search with query "@" followed by the handle (1 search credit) for what others say about it.',

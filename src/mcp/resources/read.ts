@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CatalogDeps, ToolOutcome } from '../catalog/catalog.js';
 import { execute } from '../catalog/execute.js';
-import { UNTRUSTED_NOTICE } from '../results/fence.js';
+import { fencedBlock, UNTRUSTED_NOTICE } from '../results/fence.js';
 import { type Reach, toolByName } from '../tools/index.js';
 import type { ToolDef } from '../tools/types.js';
 import { matchUri, TEMPLATES, type TemplateDef } from './templates.js';
@@ -72,7 +72,10 @@ export class ResourceReader {
     if (template.mimeType === 'text/markdown') {
       return { contents: [{ uri, mimeType: template.mimeType, text: outcome.text }] };
     }
-    const body = outcome.untrusted ? { notice: UNTRUSTED_NOTICE, ...outcome.data } : outcome.data;
-    return { contents: [{ uri, mimeType: template.mimeType, text: JSON.stringify(body) }] };
+    const json = JSON.stringify(outcome.data);
+    if (!outcome.untrusted) return { contents: [{ uri, mimeType: template.mimeType, text: json }] };
+    // Posts and what upstream wrote from them are read by a model as a tool result's are: the JSON
+    // inside the untrusted-content fence, after the notice (so the text is markdown, not bare JSON).
+    return { contents: [{ uri, mimeType: 'text/markdown', text: fencedBlock(json, UNTRUSTED_NOTICE) }] };
   }
 }

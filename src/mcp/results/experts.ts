@@ -38,7 +38,7 @@ export function expertOutput(
   const status = record.status ?? 'running';
   const head = `Expert search ${record.id} \`${clip(record.query ?? '', 200).replace(/`/g, "'")}\`: ${
     !completed
-      ? `still ${status}.`
+      ? `still running (status ${status}).`
       : status === 'failed'
         ? 'failed.'
         : `${status}, ${plural(experts.length, 'expert')}.`
@@ -48,7 +48,7 @@ export function expertOutput(
     ...withoutNulls(record as Record<string, unknown>),
   };
   const links = completed
-    ? [link(searchUri('expert', record.id), `expert search ${record.id}`, 'application/json')]
+    ? [link(searchUri('expert', record.id), `expert search ${record.id}`, 'text/markdown')]
     : [];
   if (detail === 'full') {
     return { data, text: [head, nextStep].filter(Boolean).join(' '), json: true, untrusted: true, links };

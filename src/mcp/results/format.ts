@@ -29,6 +29,19 @@ export function percentOf(value: unknown, fallback = 0): number {
 }
 
 /** An ISO timestamp as `2026-11-27 07:19` (UTC as upstream writes it); anything else as it is. */
+/**
+ * A moment as `2026-12-02 00:00 UTC`: converted to UTC when the timestamp carries an offset, taken as
+ * UTC when it carries none (upstream writes UTC); anything else as it is. Schedules are set in a
+ * time zone of their own, so an unmarked time would be misread.
+ */
+export function utcMinute(value: unknown): string {
+  const text = typeof value === 'string' ? value : '';
+  const zoned = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) ? new Date(text) : null;
+  const at = zoned && !Number.isNaN(zoned.getTime()) ? zoned.toISOString() : text;
+  const shown = minute(at);
+  return shown === minute(text) && !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(text) ? shown : `${shown} UTC`;
+}
+
 export function minute(value: unknown): string {
   const text = typeof value === 'string' ? value : '';
   const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})/.exec(text);

@@ -50,12 +50,15 @@ export function postsPageOutput(view: PostsPageView): ToolOutput {
     ...counts,
     posts,
   };
-  const scope = view.platform === 'all' ? 'all platforms' : view.platform;
+  // A user search is one account on one platform: its posts' platform, never "all platforms".
+  const kinds = [...new Set(mine.map((p) => postKindOf(isRecord(p) ? p : {})))];
+  const scope =
+    view.platform !== 'all' ? view.platform : view.kind === 'user' ? kinds.join(', ') : 'all platforms';
   const range =
     page.returned === 0
       ? `no posts at offset ${num(view.offset)} of ${num(page.total)}`
       : `posts ${num(view.offset + 1)}–${num(view.offset + page.returned)} of ${num(page.total)}`;
-  const head = `${LABEL[view.kind]} ${view.searchId} (${scope}): ${range}.`;
+  const head = `${LABEL[view.kind]} ${view.searchId}${scope ? ` (${scope})` : ''}: ${range}.`;
   const next =
     page.next_offset === undefined
       ? 'Last page.'
@@ -71,7 +74,7 @@ export function postsPageOutput(view: PostsPageView): ToolOutput {
               limit: view.limit,
             }),
             `${view.kind} search ${view.searchId} posts from ${page.next_offset}`,
-            'application/json',
+            'text/markdown',
           ),
         ];
   if (view.detail === 'full') return { data, text: `${head} ${next}`, json: true, untrusted: true, links };

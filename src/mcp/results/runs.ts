@@ -76,7 +76,7 @@ export function runOutput(record: RunRecord, opts: { detail: Detail; nextStep?: 
     record.status === 'completed'
       ? [
           link(reportUri(record.id), `agent run ${record.id} report`, 'text/markdown'),
-          link(runUri(record.id), `agent run ${record.id}`, 'application/json'),
+          link(runUri(record.id), `agent run ${record.id}`, 'text/markdown'),
         ]
       : [];
   const parts = [runHeader(record)];

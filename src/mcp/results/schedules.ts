@@ -1,5 +1,5 @@
 import { clip, fenced, WRITTEN_FROM_POSTS_NOTICE } from './fence.js';
-import { isRecord, minute, num, plural, table } from './format.js';
+import { isRecord, utcMinute as minute, num, plural, table } from './format.js';
 import type { ResultOutput as ToolOutput } from './output.js';
 
 /**
@@ -31,7 +31,7 @@ export function cadence(s: Record<string, unknown>): string {
 function next(s: Record<string, unknown>): string {
   if (s.paused === true)
     return `paused${s.paused_at ? ` since ${minute(s.paused_at)}` : ''}, no runs until resumed`;
-  return s.next_run_at ? `next run ${minute(s.next_run_at)} UTC` : 'no run ahead (finished)';
+  return s.next_run_at ? `next run ${minute(s.next_run_at)}` : 'no run ahead (finished)';
 }
 
 /** The run settings each occurrence uses, and who is told. */
@@ -114,7 +114,7 @@ export function scheduleListResult(data: Record<string, unknown>, schedules: rea
     String(s.id),
     clip(s.name ?? '', 60),
     cadence(s),
-    s.paused === true ? 'paused' : s.next_run_at ? `${minute(s.next_run_at)} UTC` : 'none ahead',
+    s.paused === true ? 'paused' : s.next_run_at ? minute(s.next_run_at) : 'none ahead',
     typeof s.available_credits === 'number' ? String(s.available_credits) : '',
     clip(s.question ?? '', 120),
   ]);

@@ -47,7 +47,8 @@ function headline(view: SearchView): string {
       : `\`${clip(record.query ?? '', 200).replace(/`/g, "'")}\``;
   const status = record.status ?? 'pending';
   let state: string;
-  if (!view.completed) state = `still ${status} (${percentOf(record.status_percentage)}%)`;
+  if (!view.completed)
+    state = `still running (status ${status}, ${percentOf(record.status_percentage)}% done)`;
   else if (status === 'failed') state = `failed: ${clip(record.status_text ?? 'no reason given', 200)}`;
   else state = status;
   return `${TOOLS[kind].label} ${record.id} ${what}: ${state}.`;
@@ -72,11 +73,11 @@ function moreLine(view: SearchView, hasResults: boolean): string {
 function links(view: SearchView) {
   const { kind, record } = view;
   const out = [
-    link(searchUri(kind, record.id), `${kind} search ${record.id}`, 'application/json', 'Whole record'),
-    link(postsUri(kind, record.id), `${kind} search ${record.id} posts`, 'application/json', 'Posts, paged'),
+    link(searchUri(kind, record.id), `${kind} search ${record.id}`, 'text/markdown', 'Whole record'),
+    link(postsUri(kind, record.id), `${kind} search ${record.id} posts`, 'text/markdown', 'Posts, paged'),
   ];
   if (kind === 'keyword' && record.results != null)
-    out.push(link(topicTreeUri(record.id), `keyword search ${record.id} topic trees`, 'application/json'));
+    out.push(link(topicTreeUri(record.id), `keyword search ${record.id} topic trees`, 'text/markdown'));
   return out;
 }
 

@@ -93,7 +93,7 @@ export function topicTreeOutput(searchId: number, trees: readonly unknown[]): To
   if (read.length === 0) {
     return {
       data,
-      text: `Keyword search ${searchId} has no topic trees: it is not finished, or it searched LinkedIn only (which has none).`,
+      text: `Keyword search ${searchId} finished without topic trees (a LinkedIn search has none).`,
     };
   }
   const head = `Topic trees of keyword search ${searchId}: ${read.map((t) => t.platform).join(', ')}. Themes by the posts each gathers (${num(read.length)} ${read.length === 1 ? 'tree' : 'trees'}); topic names and examples come from posts.`;

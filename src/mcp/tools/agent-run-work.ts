@@ -26,8 +26,8 @@ export const creditsArg = z
   .int()
   .min(1)
   .max(4)
-  .describe("This run's credit budget, not the balance: 1 per internal search (default 4).");
-export const platformsArg = z.array(z.enum(KEYWORD_PLATFORMS)).min(1);
+  .describe('Per-run budget, not the balance; 1 per internal search (default 4).');
+export const platformsArg = z.array(z.enum(KEYWORD_PLATFORMS)).min(1).describe('X is twitter.');
 
 /** A run as a result; `nextStep` says what to call when it has not ended. */
 export function runResult(run: RunRecord, args: { detail?: Detail | undefined }, nextStep?: string) {

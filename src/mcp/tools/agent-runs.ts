@@ -17,7 +17,7 @@ export const startAgentRun = defineTool({
   summary:
     'Ask a plain-English question; the agent researches social platforms and returns a structured report.',
   description:
-    'Researches a question across social platforms and writes a report (signals, evidence, confidence) in 3–5 minutes. Spends up to available_credits agent credits.',
+    'Researches a question across social platforms and writes a report (signals, evidence, confidence) in 3–5 min. Spends up to available_credits agent credits.',
   scope: 'agent:write',
   toolset: 'agent_runs',
   spendsCredits: true,
@@ -41,8 +41,7 @@ export const listAgentRuns = defineTool({
   name: 'list_agent_runs',
   title: 'List agent runs',
   summary: 'List agent runs (question, status, confidence, pinned, label), newest first.',
-  description:
-    'Lists agent runs of this account: question, status, confidence, pinned, label, dates; no reports. Free.',
+  description: 'Agent runs of this account: question, status, confidence, label, dates. Free.',
   scope: 'agent:read',
   toolset: 'agent_runs',
   spendsCredits: false,
@@ -119,8 +118,7 @@ export const rerunAgentRun = defineTool({
   name: 'rerun_agent_run',
   title: 'Rerun an agent run',
   summary: 'Start a failed, waiting or running agent run again (not completed ones).',
-  description:
-    'Starts a failed, waiting or running run again (not a completed one), without waiting. Spends agent credits.',
+  description: 'Starts a failed, waiting or running run again, without waiting. Spends agent credits.',
   scope: 'agent:write',
   toolset: 'agent_runs',
   spendsCredits: true,

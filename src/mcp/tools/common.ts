@@ -54,7 +54,7 @@ export const USER_PLATFORMS = USER_SEARCH_PLATFORMS;
 
 export const SEARCH_STATUSES = ['all', 'pending', 'started', 'finished', 'failed'] as const;
 
-export const maxPostArg = z.number().int().min(1).max(10_000);
+export const maxPostArg = z.number().int().min(1).max(10_000).describe('Per platform.');
 
 export const pageArg = z.number().int().min(1).describe('100 per page.');
 
@@ -63,9 +63,7 @@ export const showArg = <T extends readonly [string, ...string[]]>(statuses: T) =
   z.enum(statuses).describe('Status filter.');
 
 /** `full` is the raw record, not a longer summary: a model could read it either way. */
-export const detailArg = z
-  .enum(DETAILS)
-  .describe('full: the record as JSON, cut to fit; posts page in the posts tools.');
+export const detailArg = z.enum(DETAILS).describe('full: the record as JSON.');
 
 export const POSTS_LIMIT_MAX = 500;
 export const postsPaging = {

@@ -103,7 +103,7 @@ export const submitExpertSearch = defineTool({
   title: 'Find experts',
   summary: 'Find experts matching a plain-language description and wait for their profiles and contacts.',
   description:
-    'Finds experts with the described expertise and waits: titles, contacts, why they match. Needs the producer permission; costs 1 search credit.',
+    'Finds experts with the described expertise and waits: titles, contacts, why they match. Needs producer permission; 1 search credit.',
   scope: 'searches:write',
   toolset: 'experts',
   spendsCredits: true,

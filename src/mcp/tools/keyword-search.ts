@@ -25,17 +25,12 @@ import { daysBefore, forceNewArg, startThenSettle, waitArg } from './long-work.j
 import { keywordSearchOutput, postsPageOutput as postsOutput, searchRecord } from './outputs.js';
 import { getSearch, settleSearch } from './search-common.js';
 import { CREATE, defineTool, type LongWork, READ, type ToolDef } from './types.js';
+import { emptyPage, stillRunning, unfinishedSearch } from './unfinished.js';
 
 const NOT_FOUND = { what: 'keyword search', listTool: 'get_keyword_searches' };
 
 const submitInput = z.strictObject({
-  query: z
-    .string()
-    .min(1)
-    .max(500)
-    .describe(
-      'Words, #tags, @users with AND, OR, NOT, (), "phrases", e.g. `"heat pumps" AND (uk OR britain)`.',
-    ),
+  query: z.string().min(1).max(500).describe('Words, #tags, @users; AND, OR, NOT, (), "phrases".'),
   start_date: dateArg.optional().describe('Default: a week ago.'),
   end_date: dateArg.optional().describe('Default: today.'),
   platforms: z
@@ -45,7 +40,7 @@ const submitInput = z.strictObject({
       message: 'linkedin must be searched alone: send ["linkedin"] in its own call',
     })
     .optional()
-    .describe(`Default ${DEFAULT_KEYWORD_PLATFORMS.join(', ')}. linkedin only alone (posts, no analysis).`),
+    .describe(`Default ${DEFAULT_KEYWORD_PLATFORMS.join(', ')}; linkedin only alone.`),
   max_post: maxPostArg.optional().describe('Per platform, default 100.'),
   detail: detailArg.optional(),
   force_new: forceNewArg,
@@ -85,7 +80,7 @@ export const submitKeywordSearch = defineTool({
   title: 'Run a keyword search',
   summary: 'Search social platforms for a keyword, hashtag or username query and wait for the full analysis.',
   description:
-    'Searches social platforms over a date range and waits for the analysis: sentiment, interactions, coordination, breakout moments, top posts. Costs 1 search credit.',
+    'Searches social platforms over a date range and waits for the analysis: sentiment, interactions, coordination, breakouts, top posts. 1 search credit.',
   scope: 'searches:write',
   toolset: 'searches',
   spendsCredits: true,
@@ -159,7 +154,10 @@ export const getKeywordSearchTopicTree = defineTool({
   toolset: 'posts',
   spendsCredits: false,
   view: 'topic-tree',
-  input: z.strictObject({ search_id: searchIdArg, platform: z.enum(TOPIC_TREE_PLATFORMS).optional() }),
+  input: z.strictObject({
+    search_id: searchIdArg,
+    platform: z.enum(TOPIC_TREE_PLATFORMS).optional().describe('Default: every platform.'),
+  }),
   output: z.looseObject({
     search_id: z.number(),
     data: z.array(
@@ -175,7 +173,14 @@ export const getKeywordSearchTopicTree = defineTool({
       signal: ctx.signal,
     });
     // Only `data`: the top-level copy of the first tree is deprecated upstream.
-    return topicTreeOutput(args.search_id, Array.isArray(tree.data) ? tree.data : []);
+    const trees = Array.isArray(tree.data) ? tree.data : [];
+    const running = trees.length ? null : await unfinishedSearch(ctx, 'keyword', args.search_id);
+    if (running)
+      return stillRunning(ctx, 'keyword', running, 'its topic trees', {
+        search_id: args.search_id,
+        data: [],
+      });
+    return topicTreeOutput(args.search_id, trees);
   },
 });
 
@@ -200,6 +205,8 @@ export const getKeywordSearchPostsData = defineTool({
     const body = await ctx.upstream.getKeywordSearchPosts(ctx.creds, args.search_id, filter, {
       signal: ctx.signal,
     });
+    const running = body.posts.length ? null : await unfinishedSearch(ctx, 'keyword', args.search_id);
+    if (running) return stillRunning(ctx, 'keyword', running, 'its posts', emptyPage(args, platform));
     return postsPageOutput({
       kind: 'keyword',
       searchId: args.search_id,

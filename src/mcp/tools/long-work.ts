@@ -26,7 +26,7 @@ import type {
  * The argument that skips reuse, on every tool with long work. Described in a few words: read as a
  * plain refresh it would spend credits a reuse saves (every word here is in every model's context).
  */
-export const forceNewArg = z.boolean().optional().describe('No reuse: runs anew, spends credits.');
+export const forceNewArg = z.boolean().optional().describe('Runs anew, spending credits.');
 
 /**
  * The get tools' argument that waits again, up to the same limit as the submit; every result that

@@ -46,7 +46,7 @@ export const getAgentSchedule = scheduleAction({
   name: 'get_agent_schedule',
   title: 'Get a schedule',
   summary: 'One schedule with its configuration and 10 most recent runs.',
-  description: 'Reads one schedule: settings, paused, next run and its 10 latest runs. Free.',
+  description: 'One schedule: settings, next run, 10 latest runs. Free.',
   annotations: READ,
   call: 'getSchedule',
   verb: 'found',

@@ -68,6 +68,9 @@ export const listAgentSchedules = defineTool({
   },
 });
 
+/** A budget read as a balance, platform names, a count per platform read as a total. */
+const MISREADABLE = new Set(['available_credits', 'platforms', 'max_post']);
+
 export const updateAgentSchedule = defineTool({
   name: 'update_agent_schedule',
   title: 'Change a schedule',
@@ -79,9 +82,12 @@ export const updateAgentSchedule = defineTool({
   input: z
     .strictObject({
       schedule_id: uuidArg,
-      // Described once, on create_agent_schedule: the names say what they are.
+      // Described once, on create_agent_schedule, but for those a model could misread here.
       ...Object.fromEntries(
-        Object.entries(scheduleFields).map(([k, v]) => [k, v.optional().meta({ description: undefined })]),
+        Object.entries(scheduleFields).map(([k, v]) => [
+          k,
+          MISREADABLE.has(k) ? v.optional() : v.optional().meta({ description: undefined }),
+        ]),
       ),
     } as { schedule_id: typeof uuidArg } & {
       [K in keyof typeof scheduleFields]: z.ZodOptional<(typeof scheduleFields)[K]>;

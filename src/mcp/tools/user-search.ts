@@ -18,12 +18,13 @@ import { forceNewArg, monthBefore, startThenSettle, waitArg } from './long-work.
 import { postsPageOutput as postsOutput, searchRecord, userSearchOutput } from './outputs.js';
 import { getSearch, settleSearch } from './search-common.js';
 import { CREATE, defineTool, type LongWork, READ, type ToolDef } from './types.js';
+import { emptyPage, stillRunning, unfinishedSearch } from './unfinished.js';
 
 const NOT_FOUND = { what: 'user search', listTool: 'get_user_searches' };
 
 const submitInput = z.strictObject({
   query: z.string().min(1).max(500).describe('The handle, without @.'),
-  platform: z.enum(USER_PLATFORMS),
+  platform: z.enum(USER_PLATFORMS).describe('X is twitter.'),
   start_date: dateArg.optional().describe('Default: a month ago.'),
   end_date: dateArg.optional().describe('Default: today.'),
   max_post: maxPostArg.optional().describe('Default 100.'),
@@ -64,7 +65,7 @@ export const submitUserSearch = defineTool({
   summary:
     'Collect posts and profile analytics for one twitter, facebook or instagram account and wait for the result.',
   description:
-    "Collects one account's posts over a date range and waits: profile analytics (twitter only) and top posts. Costs 1 search credit.",
+    "Collects one account's posts over a date range and waits: profile analytics (twitter only) and top posts. 1 search credit.",
   scope: 'searches:write',
   toolset: 'searches',
   spendsCredits: true,
@@ -143,6 +144,8 @@ export const getUserSearchPostsData = defineTool({
   team: { read: 'user_search', idArg: 'search_id' },
   async run(args, ctx) {
     const body = await ctx.upstream.getUserSearchPosts(ctx.creds, args.search_id, { signal: ctx.signal });
+    const running = body.posts.length ? null : await unfinishedSearch(ctx, 'user', args.search_id);
+    if (running) return stillRunning(ctx, 'user', running, 'its posts', emptyPage(args, 'all'));
     return postsPageOutput({
       kind: 'user',
       searchId: args.search_id,
