@@ -10,6 +10,7 @@ import {
   parseRetryAfter,
   UpstreamError,
 } from './errors.js';
+import { scrubbedDetail, scrubSecrets } from './scrub.js';
 import type {
   AttemptObserver,
   CallOptions,
@@ -148,7 +149,7 @@ export class UpstreamTransport {
           'upstream call',
         );
         if (response.status >= 200 && response.status < 300) return response;
-        failure = this.httpError(spec, response);
+        failure = this.httpError(spec, response, [creds.token, creds.userId]);
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         failure = error;
@@ -177,20 +178,33 @@ export class UpstreamTransport {
     }
   }
 
+  /**
+   * An error answer as an UpstreamError. The upstream may echo the request's headers: every credential
+   * the request carried is removed from the body before anything of it is read, and again from what is
+   * read (JSON unescaping can reveal a form the raw text hid), so no token reaches a model or a log.
+   */
   private httpError(
     spec: RequestSpec,
-    response: { status: number; text: string; retryAfter?: string | null },
+    raw: { status: number; text: string; retryAfter?: string | null },
+    secrets: readonly string[],
   ) {
+    const response = { ...raw, text: scrubSecrets(raw.text, secrets) };
     const kind = kindForStatus(response.status);
     return new UpstreamError({
       kind,
       method: spec.method,
       path: spec.path,
       status: response.status,
-      detail: detailFromBody(response.text),
+      detail: scrubbedDetail(detailFromBody(response.text), secrets),
       credits: kind === 'payment_required' ? creditsFromBody(response.text) : null,
       retryAfterMs: kind === 'rate_limited' ? parseRetryAfter(response.retryAfter ?? null) : null,
-      invalidFields: kind === 'unprocessable' ? invalidFieldsFromBody(response.text) : null,
+      invalidFields:
+        kind === 'unprocessable'
+          ? (invalidFieldsFromBody(response.text)?.map((f) => ({
+              field: scrubbedDetail(f.field, secrets) ?? '',
+              message: scrubbedDetail(f.message, secrets) ?? '',
+            })) ?? null)
+          : null,
     });
   }
 
