@@ -118,6 +118,7 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
   const countedReads = toolCallSeries('tasks/get', 'ok');
   const tasks = new Tasks({
     db: deps.db,
+    config: deps.config,
     secrets: deps.secrets,
     catalog,
     logger,

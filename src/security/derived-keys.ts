@@ -8,6 +8,7 @@ export type KeyPurpose =
   | 'social-intel-mcp pending-authorization v1'
   | 'social-intel-mcp rate-limit v1'
   | 'social-intel-mcp recent-submits v1'
+  | 'social-intel-mcp task-id v1'
   | 'social-intel-mcp upstream-caller v1';
 
 const byConfig = oncePer((_config: Config) => new Map<KeyPurpose, Buffer>());

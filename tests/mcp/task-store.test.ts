@@ -24,6 +24,7 @@ function row(changes: Partial<TaskRow> = {}): TaskRow {
     id: `task-hash-${n}`,
     ownerUserId: 'u',
     ownerClientId: 'c',
+    ownerGrantId: 'g',
     ownerWorkspaceId: 'w',
     tool: 'start_agent_run',
     args: '{"question":"q"}',

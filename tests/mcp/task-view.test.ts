@@ -6,6 +6,7 @@ const working: TaskRow = {
   id: 'hash',
   ownerUserId: 'u',
   ownerClientId: 'c',
+  ownerGrantId: 'g',
   ownerWorkspaceId: 'w',
   tool: 'start_agent_run',
   args: '{}',

@@ -13,6 +13,11 @@ export const tasks = sqliteTable(
     id: text('id').primaryKey(),
     ownerUserId: text('owner_user_id').notNull(),
     ownerClientId: text('owner_client_id').notNull(),
+    /**
+     * The grant (a connected app, or an access token) that created it: a task answers to that grant
+     * alone, so a revoked app's tasks stay "not found" after its client reconnects ('' before this column).
+     */
+    ownerGrantId: text('owner_grant_id').notNull().default(''),
     ownerWorkspaceId: text('owner_workspace_id').notNull(),
     tool: text('tool').notNull(),
     args: text('args').notNull(),
@@ -40,5 +45,8 @@ export const tasks = sqliteTable(
     index('tasks_working_lease_idx').on(t.status, t.leaseUntil),
     index('tasks_lease_owner_idx').on(t.leaseOwner),
     index('tasks_expires_idx').on(t.expiresAt),
+    // The working-task limits count by person and by workspace (mcp/tasks/task-limits.ts).
+    index('tasks_owner_user_idx').on(t.ownerUserId, t.status),
+    index('tasks_owner_workspace_idx').on(t.ownerWorkspaceId, t.status),
   ],
 );

@@ -126,6 +126,13 @@ export class AdmittedCall {
     await this.letGo('ok');
   }
 
+  /** Refused after admission, before its work started (a limit of the tasks extension): audited, let go. */
+  async refuse(text: string, reason: string): Promise<ToolOutcome> {
+    await this.audit('refused', { reason });
+    await this.letGo('refused');
+    return { ok: false, text, reason };
+  }
+
   private async letGo(status: string): Promise<void> {
     // After the audit row: from now on it, not the reservation, counts the call against the cap.
     await this.pass?.finish(status).catch((err: unknown) => {

@@ -5,7 +5,7 @@ import type { CallEnv } from '../catalog/call-env.js';
 import { AdmittedCall, admit } from '../catalog/execute.js';
 import { toCallToolResult } from '../catalog/outcome.js';
 import type { CatalogDeps, ToolOutcome } from '../catalog/types.js';
-import type { FoundTask, Tasks } from '../tasks/tasks.js';
+import { type FoundTask, TaskLimitReached, type Tasks } from '../tasks/tasks.js';
 import { startWork, waitLimit } from '../tools/long-work.js';
 import type { LongWork, ToolDef } from '../tools/types.js';
 import { ClientLeft } from '../waiting/stop-reasons.js';
@@ -48,6 +48,9 @@ export class TaskCalls {
       };
       const admitted = await admit(def, call.args, env, this.deps.catalog);
       if (!(admitted instanceof AdmittedCall)) return this.answer(call, admitted);
+      // The task limits before the work starts: a refused call spends nothing upstream.
+      const refusal = await this.deps.tasks.limits.admit(caller);
+      if (refusal) return this.answer(call, await admitted.refuse(refusal, 'task_limit'));
       const args = admitted.args as Record<string, unknown>;
       let started: Awaited<ReturnType<typeof startWork>>;
       try {
@@ -63,8 +66,10 @@ export class TaskCalls {
           this.deps.serverInfo,
         );
       } catch (error) {
-        // Not stored, so not a task: the call waits like one made without the extension (nothing is lost).
-        this.deps.logger.error({ err: error, tool: def.name }, 'storing a task failed');
+        // Not stored, so not a task: the call waits like one made without the extension (nothing is
+        // lost). A working limit reached since the check above (parallel submits) ends here too.
+        if (!(error instanceof TaskLimitReached))
+          this.deps.logger.error({ err: error, tool: def.name }, 'storing a task failed');
         const limit = waitLimit(work, this.deps.catalog.options);
         const settled = await work.settle(started.job, args, admitted.ctx, limit);
         return this.answer(call, await admitted.end({ out: settled.output }));

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { loadUpstreamCredential } from '../../accounts/credentials.js';
 import type { ToolCallAudit } from '../../audit/tool-calls.js';
+import type { Config } from '../../config.js';
 import type { Store } from '../../db/store/index.js';
 import type { Logger } from '../../logger.js';
 import type { SecretBox } from '../../security/secrets.js';
@@ -10,12 +10,14 @@ import type { AdmittedCall } from '../catalog/execute.js';
 import type { CatalogDeps } from '../catalog/types.js';
 import { jobName } from '../tools/long-work.js';
 import type { Reused, StartedJob, ToolDef } from '../tools/types.js';
+import { TaskLimits } from './task-limits.js';
 import { RunningTask, TaskRunner } from './task-runner.js';
 import { type TaskRow, TaskStore } from './task-store.js';
 import { pollIntervalMs, type TaskView, taskGetFields, taskView } from './task-view.js';
 
 export interface TasksDeps {
   db: Store;
+  config: Config;
   secrets: SecretBox;
   catalog: CatalogDeps;
   logger: Logger;
@@ -39,13 +41,12 @@ export interface TasksDeps {
   now?: () => number;
 }
 
-/** A task id: 256 random bits behind a readable prefix, like the server's tokens; only its hash is stored. */
-function newTaskId(): string {
-  return `sim_tk_${randomBytes(32).toString('base64url')}`;
-}
+/** A task that could not be stored: its person or workspace is at the working limit (./task-limits.ts). */
+export class TaskLimitReached extends Error {}
 
 /**
- * Whether a caller's task id has the shape newTaskId gives. Anything else is no task of ours and is
+ * Whether a caller's task id has the shape ./task-limits.ts:taskId gives (256 bits behind a readable
+ * prefix, like the server's tokens; only its hash is stored). Anything else is no task of ours and is
  * answered "not found" before it is hashed or remembered: an id's length is the caller's choice.
  */
 export function isTaskId(taskId: string): boolean {
@@ -71,12 +72,14 @@ export interface FoundTask {
 export class Tasks {
   readonly store: TaskStore;
   readonly runner: TaskRunner;
+  readonly limits: TaskLimits;
   private readonly now: () => number;
   private readonly idHashes = new Map<string, string>();
 
   constructor(private readonly deps: TasksDeps) {
     this.now = deps.now ?? Date.now;
     this.store = new TaskStore(deps.db);
+    this.limits = new TaskLimits(deps.db, deps.config);
     this.runner = new TaskRunner({
       store: this.store,
       catalog: deps.catalog,
@@ -103,6 +106,8 @@ export class Tasks {
   /**
    * Stores the task of an admitted call whose work has started (the row first: a tasks/get for its id
    * answers from now on, on any instance), then settles it in the background. Its CreateTaskResult.
+   * The task of a job its grant already has a task for (an identical submit that reused the job) is
+   * that task, not a new row. Throws TaskLimitReached when the working limits are full.
    */
   async create(
     caller: MemberCaller,
@@ -112,12 +117,13 @@ export class Tasks {
     const def = admitted.def;
     const work = def.work;
     if (!work) throw new Error(`${def.name} has no long work`);
-    const taskId = newTaskId();
+    const taskId = this.limits.taskId(caller.grantId, work.kind, String(started.job.id));
     const now = this.now();
     const row: TaskRow = {
       id: hashToken(taskId),
       ownerUserId: caller.userId,
       ownerClientId: caller.clientId,
+      ownerGrantId: caller.grantId,
       ownerWorkspaceId: caller.workspaceId,
       tool: def.name,
       args: JSON.stringify(admitted.args),
@@ -135,7 +141,15 @@ export class Tasks {
       // Kept until it ended, at the latest after the longest wait, and the retention after that.
       expiresAt: now + this.deps.maxWorkMs + this.deps.retentionMs,
     };
-    await this.store.insert(row);
+    const stored = await this.limits.insert(row, now);
+    if (!stored.stored && 'refusal' in stored) throw new TaskLimitReached(stored.refusal);
+    if (!stored.stored) {
+      const local = this.runner.local(row.id);
+      const pollMs = local
+        ? this.runner.pollInterval(local)
+        : pollIntervalMs(stored.existing.nextPollAt, now, this.deps.catalog.options.pollMaxMs);
+      return taskView(taskId, stored.existing, pollMs);
+    }
     const task = new RunningTask(
       row,
       def,
@@ -281,10 +295,14 @@ export class Tasks {
   }
 }
 
-/** The task's person, app and workspace are the caller's own. */
+/**
+ * The task's person, app and workspace are the caller's own, through the grant that created it: a
+ * revoked app whose client connects again holds a new grant, and meets "not found".
+ */
 function ownedBy(row: TaskRow, caller: Caller | undefined): boolean {
   return (
     caller?.kind === 'member' &&
+    row.ownerGrantId === caller.grantId &&
     row.ownerUserId === caller.userId &&
     row.ownerClientId === caller.clientId &&
     row.ownerWorkspaceId === caller.workspaceId

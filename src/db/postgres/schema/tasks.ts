@@ -7,6 +7,7 @@ export const tasks = pgTable(
     id: text('id').primaryKey(),
     ownerUserId: text('owner_user_id').notNull(),
     ownerClientId: text('owner_client_id').notNull(),
+    ownerGrantId: text('owner_grant_id').notNull().default(''),
     ownerWorkspaceId: text('owner_workspace_id').notNull(),
     tool: text('tool').notNull(),
     args: text('args').notNull(),
@@ -27,5 +28,8 @@ export const tasks = pgTable(
     index('tasks_working_lease_idx').on(t.status, t.leaseUntil),
     index('tasks_lease_owner_idx').on(t.leaseOwner),
     index('tasks_expires_idx').on(t.expiresAt),
+    // The working-task limits count by person and by workspace (mcp/tasks/task-limits.ts).
+    index('tasks_owner_user_idx').on(t.ownerUserId, t.status),
+    index('tasks_owner_workspace_idx').on(t.ownerWorkspaceId, t.status),
   ],
 );
