@@ -6,6 +6,9 @@ const part = (name) => `^src/${name}/`;
 const parts = (...names) => `^src/(${names.join('|')})/`;
 /** The configuration's files at the top of src/. */
 const CONFIGURATION = '^src/config[-a-z]*\\.ts$';
+/** The half of telemetry/ that imports OpenTelemetry: loaded only when an OTLP endpoint is set. */
+const otelSdkSide =
+  '^src/telemetry/(sdk|tracing|server-spans|http-serving|stdio-spans|upstream-spans|work-spans)\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -29,9 +32,9 @@ module.exports = {
       name: 'upstream-knows-no-gateway',
       severity: 'error',
       comment:
-        'upstream/ is the typed client of the upstream API: it knows nothing of MCP, OAuth, pages, teams, accounts, the database or metrics (these are passed in by the composition root).',
+        'upstream/ is the typed client of the upstream API: it knows nothing of MCP, OAuth, pages, teams, accounts, the database or metrics (these are passed in by the composition root); of telemetry only the switch (telemetry/index.ts).',
       from: { path: part('upstream') },
-      to: { path: '^src/', pathNot: part('upstream') },
+      to: { path: '^src/', pathNot: [part('upstream'), '^src/telemetry/index\\.ts$'] },
     },
     {
       name: 'sandbox-shares-no-code',
@@ -140,6 +143,30 @@ module.exports = {
         'mcp/waiting/ (the scheduler, poll plan and budget, timer wheel) is the bottom of /mcp: it imports nothing else of mcp/, so every room above can use it.',
       from: { path: '^src/mcp/waiting/' },
       to: { path: '^src/mcp/', pathNot: '^src/mcp/waiting/' },
+    },
+    {
+      name: 'telemetry-stands-alone',
+      severity: 'error',
+      comment:
+        'telemetry/ is OpenTelemetry for every part (the switch in index.ts, the SDK behind it): it imports no other part of src/, so any layer may import its switch.',
+      from: { path: part('telemetry') },
+      to: { path: '^src/', pathNot: part('telemetry') },
+    },
+    {
+      name: 'opentelemetry-only-behind-the-switch',
+      severity: 'error',
+      comment:
+        'An instance without an OTLP endpoint loads no @opentelemetry module: only telemetry/ imports them, and only through the dynamic import in telemetry/start.ts (the switch, index.ts, and start.ts import none).',
+      from: { path: '^src/', pathNot: otelSdkSide },
+      to: { path: '@opentelemetry/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'the-sdk-is-loaded-dynamically',
+      severity: 'error',
+      comment:
+        "The OpenTelemetry half of telemetry/ is reached only by telemetry/start.ts's dynamic import, once the variables ask for it: a static import would load the SDK in every instance.",
+      from: { path: '^src/', pathNot: otelSdkSide },
+      to: { path: otelSdkSide, dependencyTypesNot: ['dynamic-import'] },
     },
     {
       name: 'views-are-browser-code',

@@ -7,20 +7,26 @@ import { NATIVE_HEAP_TRIM_MS, startNativeHeapTrimmer } from './housekeeping/nati
 import { batchedDestination, createConfiguredLogger } from './logger.js';
 import { SecretBox } from './security/secrets.js';
 import { listen } from './server.js';
+import { startTelemetry } from './telemetry/start.js';
+import { TelemetryConfigError, telemetrySettings } from './telemetry/wanted.js';
 import { startUpstream } from './upstream-target.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
+  let traced: boolean;
   try {
     config = loadConfig();
+    traced = telemetrySettings(process.env) !== null;
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof TelemetryConfigError) {
       process.stderr.write(`social-intel-mcp: cannot start, ${error.message}\n`);
       process.exit(1);
     }
     throw error;
   }
-  const logger = createConfiguredLogger(config, batchedDestination());
+  const logger = createConfiguredLogger(config, batchedDestination(), { traced });
+  // OpenTelemetry only when an OTLP endpoint is configured (telemetry/wanted.ts); nothing loaded otherwise.
+  const telemetry = await startTelemetry(process.env, logger);
   // Migrations first (on PostgreSQL under an advisory lock, so instances starting together apply them once).
   const { store: db, applied } = await openMigratedStore(
     { databaseUrl: config.databaseUrl ?? undefined, databasePath: config.databasePath },
@@ -82,6 +88,7 @@ async function main(): Promise<void> {
     await server.close(config.shutdownGraceMs);
     await upstream.close();
     await db.close();
+    await telemetry.stop();
     logger.info('stopped');
     process.exit(0);
   };

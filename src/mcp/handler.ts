@@ -12,6 +12,7 @@ import { seriesCache } from '../metrics/registry.js';
 import { derivedKey } from '../security/derived-keys.js';
 import type { SecretBox } from '../security/secrets.js';
 import { teamToolPolicy } from '../teams/tool-policy.js';
+import { otel } from '../telemetry/index.js';
 import { DEFAULT_VIEWS_DIR, ViewCatalog } from './apps/catalog.js';
 import { ViewNegotiation } from './apps/negotiate.js';
 import type { Caller } from './auth/caller.js';
@@ -174,6 +175,11 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
       // A legacy client's cancel arrives in its own POST, for a call this or another instance runs.
       if (caller && opts.parsedBody !== undefined)
         void inflight.cancelFrom(opts.parsedBody, caller.connectionKey);
+      // Off: one property read (telemetry/index.ts); on: the request's MCP spans around it.
+      if (otel.on)
+        return otel.t.serveHttp(request, opts.parsedBody, opts.outgoing, () =>
+          serve(request, opts.authInfo, opts.parsedBody, caller, opts.outgoing),
+        );
       return serve(request, opts.authInfo, opts.parsedBody, caller, opts.outgoing);
     },
     close: async () => {

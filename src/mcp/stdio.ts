@@ -4,6 +4,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from '../logger.js';
 import { SCOPES } from '../oauth/scopes.js';
+import { otel } from '../telemetry/index.js';
 import { DEFAULT_VIEWS_DIR, ViewCatalog } from './apps/catalog.js';
 import { viewsDeclaration } from './apps/negotiate.js';
 import type { UpstreamUserCaller } from './auth/caller.js';
@@ -88,7 +89,7 @@ export function serveCatalogOverStdio(deps: StdioServerDeps): StdioServerHandle 
     ended = resolve;
   });
   const wire = new ForwardingTransport(
-    new StdioServerTransport(deps.stdin, deps.stdout),
+    traced(new StdioServerTransport(deps.stdin, deps.stdout)),
     (message, extra) => {
       if (withViews === null && 'method' in message && 'id' in message) {
         const declaration = viewsDeclaration(message);
@@ -160,3 +161,27 @@ class ForwardingTransport implements Transport {
     this.inner.setProtocolVersion?.(version);
   };
 }
+
+/**
+ * The connection's transport with an MCP span per message when telemetry is on: a request's handling
+ * runs in its span's context, and the answer with its id ends it.
+ */
+function traced(inner: Transport): Transport {
+  if (!otel.on) return inner;
+  const spans = otel.t.stdio();
+  const send = inner.send.bind(inner);
+  inner.send = (message, options) => {
+    spans.outbound(message);
+    return send(message, options);
+  };
+  let deliver: Transport['onmessage'];
+  Object.defineProperty(inner, 'onmessage', {
+    configurable: true,
+    get: () => deliver,
+    set: (handler: Transport['onmessage']) => {
+      deliver = handler && ((message, extra) => spans.inbound(message, () => handler(message, extra)));
+    },
+  });
+  return inner;
+}
+

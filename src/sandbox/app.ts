@@ -90,6 +90,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
       path: relPath,
       query: new URL(c.req.url).search,
       user_id: c.req.header(USER_HEADER) ?? null,
+      traceparent: c.req.header('traceparent') ?? null,
       time: iso(store.now()),
       status: null as number | null,
       fault: null as FaultFired,

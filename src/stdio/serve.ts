@@ -1,6 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { ConfigError } from '../config.js';
 import { batchedDestination, createConfiguredLogger } from '../logger.js';
+import { startTelemetry } from '../telemetry/start.js';
+import { TelemetryConfigError, telemetrySettings } from '../telemetry/wanted.js';
 import { verifyUpstreamToken } from '../upstream/verify-credential.js';
 import { startLocalUpstream } from '../upstream-target.js';
 import { loadStdioConfig } from './config.js';
@@ -36,7 +38,16 @@ export async function runStdioServer(io: StdioIo): Promise<void> {
       throw new StdioStartError(`invalid configuration: ${error.problems.join('; ')}`);
     throw error;
   }
-  const logger = createConfiguredLogger(config, batchedDestination(2));
+  let traced: boolean;
+  try {
+    traced = telemetrySettings(io.env) !== null;
+  } catch (error) {
+    if (error instanceof TelemetryConfigError)
+      throw new StdioStartError(`invalid configuration: ${error.message}`);
+    throw error;
+  }
+  const logger = createConfiguredLogger(config, batchedDestination(2), { traced });
+  const telemetry = await startTelemetry(io.env, logger);
   const upstream = await startLocalUpstream({ ...config.upstream, speed: config.sandboxSpeed });
   const sandbox = upstream.sandboxToken !== null;
   try {
@@ -79,6 +90,7 @@ export async function runStdioServer(io: StdioIo): Promise<void> {
     await server.closed;
   } finally {
     await upstream.close();
+    await telemetry.stop();
     logger.flush();
   }
 }

@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher, request } from 'undici';
+import { otel } from '../telemetry/index.js';
 import { UpstreamError } from './errors.js';
 import type { RequestSpec } from './wire-types.js';
 
@@ -16,17 +17,39 @@ export const UPSTREAM_CONNECTIONS_PER_ORIGIN = 256;
 
 const upstreamPool = new Agent({ connections: UPSTREAM_CONNECTIONS_PER_ORIGIN });
 
+type Attempt = { status: number; text: string; retryAfter: string | null };
+
 /**
  * One HTTP attempt at an upstream call on the shared pool, with its own timeout; the whole body read
  * (the connection goes back to the pool). Failures are UpstreamErrors: aborted, timeout or network.
+ * With telemetry on, the attempt is a CLIENT span and sends its `traceparent` (on a copy of the headers).
  */
-export async function sendOnce(
+export function sendOnce(
   url: string,
   spec: RequestSpec,
   headers: Record<string, string>,
   body: string | undefined,
   timeoutMs: number,
-): Promise<{ status: number; text: string; retryAfter: string | null }> {
+): Promise<Attempt> {
+  if (!otel.on) return attemptOnce(url, spec, headers, body, timeoutMs);
+  const traced = { ...headers };
+  return otel.t.upstream(
+    spec.method,
+    url,
+    traced,
+    () => attemptOnce(url, spec, traced, body, timeoutMs),
+    (attempt) => ({ status: attempt.status }),
+    (error) => (error instanceof UpstreamError ? error.kind : 'error'),
+  );
+}
+
+async function attemptOnce(
+  url: string,
+  spec: RequestSpec,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<Attempt> {
   // One controller per attempt, aborted by an explicit timer or by the caller's signal through a
   // listener; both are removed when the attempt ends. So a waiting tool call holds nothing between
   // polls but its own sleep: AbortSignal.timeout() would leave a timer pending per attempt, and

@@ -1,5 +1,6 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { PolicyPass } from '../../teams/tool-policy.js';
+import { otel } from '../../telemetry/index.js';
 import { auditIdentity } from '../auth/caller.js';
 import { outsideReason, outsideSelectionText, selects } from '../tools/toolsets.js';
 import type { ToolContext, ToolDef, ToolOutput } from '../tools/types.js';
@@ -21,12 +22,24 @@ export function execute(
 }
 
 /** Runs a tool call in `env`: checks, team policy, upstream, shaping and the audit row. */
-export async function executeIn(
+export function executeIn(
   def: ToolDef,
   rawArgs: unknown,
   env: CallEnv,
   deps: CatalogDeps,
   via: CallPath = 'tool',
+): Promise<ToolOutcome> {
+  const outcome = run(def, rawArgs, env, deps, via);
+  // A failed call marks its MCP span (tool_error) whichever path serves it; off, one property read.
+  return otel.on ? otel.t.outcome(outcome) : outcome;
+}
+
+async function run(
+  def: ToolDef,
+  rawArgs: unknown,
+  env: CallEnv,
+  deps: CatalogDeps,
+  via: CallPath,
 ): Promise<ToolOutcome> {
   const admitted = await admit(def, rawArgs, env, deps, via);
   if (!(admitted instanceof AdmittedCall)) return admitted;

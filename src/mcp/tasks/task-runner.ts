@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
 import { newId } from '../../security/tokens.js';
+import { otel } from '../../telemetry/index.js';
 import type { UpstreamCredentials } from '../../upstream/client.js';
 import { failedOutcome, shapedOutcome } from '../catalog/outcome.js';
 import { credentialSource } from '../catalog/tool-errors.js';
@@ -109,7 +110,11 @@ export class TaskRunner {
   /** Settles a task this instance just created (or claimed) in the background. */
   begin(task: RunningTask, job: StartedJob): void {
     this.running.set(task.row.id, task);
-    const done = this.settle(task, job).catch((err: unknown) => {
+    // With telemetry on, the work is a span of its own trace, linked to the request that created it.
+    const work = otel.on
+      ? otel.t.taskWork(task.def.name, () => this.settle(task, job))
+      : this.settle(task, job);
+    const done = work.catch((err: unknown) => {
       this.deps.logger.error({ err, tool: task.def.name }, 'settling a task failed');
     });
     const { running } = this.deps.catalog;
@@ -234,6 +239,7 @@ export class TaskRunner {
 
   /** Ends a working task with its result (or an error result), unless it ended first elsewhere. */
   private async finish(row: TaskRow, outcome: ToolOutcome): Promise<void> {
+    if (otel.on) otel.t.mark(outcome);
     const now = this.now();
     const ended = await this.deps.store.end(row.id, {
       status: 'completed',

@@ -1,4 +1,5 @@
 import { metrics } from '../../metrics/index.js';
+import { otel } from '../../telemetry/index.js';
 import { type BudgetedPoll, PollBudget } from './poll-budget.js';
 import { PollPlan } from './poll-plan.js';
 import { alignUp, TimerWheel, type WheelEntry } from './timer-wheel.js';
@@ -49,6 +50,8 @@ class Job<T> implements WheelEntry, BudgetedPoll {
   polling: AbortController | null = null;
   /** Its poll is due and waits for the poll budget's turn. */
   queued = false;
+  /** The trace context its polls run in (the first waiter's wait span), when telemetry is on. */
+  readonly trace: unknown = otel.on ? otel.t.active() : undefined;
 
   constructor(
     readonly scheduler: WaitScheduler,
@@ -214,7 +217,11 @@ export class WaitScheduler {
     this.wheel.cancel(job);
     const controller = new AbortController();
     job.polling = controller;
-    job.spec.poll(controller.signal).then(
+    const reading =
+      job.trace === undefined
+        ? job.spec.poll(controller.signal)
+        : otel.t.within(job.trace, () => job.spec.poll(controller.signal));
+    reading.then(
       (record) => {
         if (job.polling !== controller) return;
         job.polling = null;

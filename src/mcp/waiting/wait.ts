@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { otel } from '../../telemetry/index.js';
 import { UpstreamError } from '../../upstream/errors.js';
 import type { UpstreamCredentials } from '../../upstream/transport.js';
 import type { WaitOutcome, WaitRequest } from './wait-request.js';
@@ -43,6 +44,17 @@ export type WaitSpec<T> = Omit<WaitRequest<T>, 'progress'> & {
  * scheduler as it is (no copy with the caller's parts added: it would be held for the whole wait).
  */
 export function waitFor<T>(ctx: WaitContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
+  // With telemetry on, the wait is a span; the scheduler runs the job's polls in its context.
+  if (otel.on)
+    return otel.t.wait(
+      spec.key ?? 'job',
+      () => waitUntraced(ctx, spec),
+      (o) => o.kind,
+    );
+  return waitUntraced(ctx, spec);
+}
+
+function waitUntraced<T>(ctx: WaitContext, spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
   const first = spec.progress(spec.initial);
   ctx.progress(spec.announce === undefined ? first : { ...first, message: spec.announce });
   const outcome = ctx.waits.wait(credentialScope(ctx.creds), spec, ctx.signal, (record) =>

@@ -174,6 +174,8 @@ export interface RequestLogEntry {
   path: string;
   query: string;
   user_id: string | null;
+  /** The W3C trace context the caller sent, if any (a traced gateway sends one per request). */
+  traceparent: string | null;
   time: string;
   /** null while in flight, and for a connection the sandbox dropped (fault `reset`). */
   status: number | null;
