@@ -15,6 +15,8 @@ const ONCE = [
   'tests/security/**',
   'tests/upstream/**',
   'tests/process/**',
+  // Spawned servers on their own SQLite files, read through what they export and print.
+  'tests/telemetry/**',
   // The stdio server opens no database; the hosted server it is compared with answers alike on either.
   'tests/stdio/**',
   'tests/http/security-headers.test.ts',
