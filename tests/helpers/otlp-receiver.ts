@@ -101,13 +101,18 @@ function attributesOf(list: Json[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const a of list ?? []) {
     const v = a.value ?? {};
-    out[a.key] = v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue));
+    out[a.key] =
+      v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue));
   }
   return out;
 }
 
 /** Polls `check` until it holds (exports arrive on the SDK's own schedule). */
-export async function eventually<T>(check: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = check();

@@ -66,14 +66,18 @@ const upstreamHeaders = () => ({ 'X-SERVICE-TOKEN': token, 'X-SERVICE-USER-ID': 
 
 async function v2Client(url: string): Promise<Json> {
   const client = new ClientV2({ name: 'otel-v2', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new TransportV2(new URL(`${url}/mcp`), { requestInit: { headers: upstreamHeaders() } }));
+  await client.connect(
+    new TransportV2(new URL(`${url}/mcp`), { requestInit: { headers: upstreamHeaders() } }),
+  );
   return client;
 }
 
 async function v1Client(url: string, headers: Record<string, string>): Promise<Json> {
   const client = new ClientV1({ name: 'otel-v1', version: '1' });
   await client.connect(
-    new TransportV1(new URL(`${url}/mcp`), { requestInit: { headers: { ...upstreamHeaders(), ...headers } } }),
+    new TransportV1(new URL(`${url}/mcp`), {
+      requestInit: { headers: { ...upstreamHeaders(), ...headers } },
+    }),
   );
   return client;
 }
@@ -139,7 +143,9 @@ describe('OTLP over http/json', () => {
       () =>
         receiver
           .spans()
-          .find((s) => s.traceId === caller.traceId && s.kind === SPAN_KIND_CLIENT && s.name.startsWith('POST')),
+          .find(
+            (s) => s.traceId === caller.traceId && s.kind === SPAN_KIND_CLIENT && s.name.startsWith('POST'),
+          ),
       'the upstream span',
     );
     expect(upstream.name).toBe('POST /api/iq/keyword_search');
@@ -163,7 +169,8 @@ describe('OTLP over http/json', () => {
     }
     // The sandbox received the client span's context as traceparent.
     const sent = (await requestLog()).find(
-      (r) => r.method === 'POST' && r.path === '/api/iq/keyword_search' && r.traceparent?.includes(caller.traceId),
+      (r) =>
+        r.method === 'POST' && r.path === '/api/iq/keyword_search' && r.traceparent?.includes(caller.traceId),
     );
     expect(sent?.traceparent).toBe(`00-${caller.traceId}-${upstream.spanId}-01`);
 
@@ -206,7 +213,10 @@ describe('OTLP over http/json', () => {
       () =>
         receiver
           .points('mcp.server.operation.duration')
-          .find((p) => p.attributes['gen_ai.tool.name'] === 'submit_keyword_search' && !p.attributes['error.type']),
+          .find(
+            (p) =>
+              p.attributes['gen_ai.tool.name'] === 'submit_keyword_search' && !p.attributes['error.type'],
+          ),
       'a successful tools/call in the histogram',
     );
     expect(ok.attributes['mcp.method.name']).toBe('tools/call');
@@ -226,7 +236,10 @@ describe('OTLP over http/json', () => {
           .find((p) => p.attributes['url.template'] === '/api/iq/keyword_search'),
       'the upstream duration',
     );
-    expect(upstream.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 201 });
+    expect(upstream.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.response.status_code': 201,
+    });
   });
 
   it('no token, user id, password, cookie or argument value in any export', () => {
