@@ -100,6 +100,17 @@ const VIOLATIONS: Record<string, Record<string, string>> = {
     'src/app.ts': "import { serve } from './mcp/stdio.js';\nexport const app = serve;",
     'src/mcp/stdio.ts': 'export const serve = 1;',
   },
+  'telemetry-stands-alone': {
+    'src/telemetry/index.ts': "import { config } from '../config.js';\nexport const otel = config;",
+    'src/config.ts': 'export const config = 1;',
+  },
+  'opentelemetry-only-behind-the-switch': {
+    'src/mcp/handler.ts': "import { trace } from '@opentelemetry/api';\nexport const handler = trace;",
+  },
+  'the-sdk-is-loaded-dynamically': {
+    'src/main.ts': "import { startSdk } from './telemetry/sdk.js';\nexport const main = startSdk;",
+    'src/telemetry/sdk.ts': 'export const startSdk = 1;',
+  },
   'only-the-entry-composes': {
     'src/metrics/route.ts': "import { app } from '../app.js';\nexport const route = app;",
     'src/app.ts': 'export const app = 1;',
