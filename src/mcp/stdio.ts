@@ -184,4 +184,3 @@ function traced(inner: Transport): Transport {
   });
   return inner;
 }
-

@@ -5,10 +5,12 @@ import {
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Gateway, spawnGateway } from '../helpers/gateway.js';
 import { eventually, type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { ROOT } from '../helpers/process.js';
 import { type Sandbox, startSandbox } from '../helpers/sandbox-process.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -304,5 +306,50 @@ describe('OTLP over http/protobuf', () => {
       expect(e.body.includes(Buffer.from(SECRET_ARGUMENT))).toBe(false);
     }
     await client.close();
+  });
+});
+
+describe('OTLP from the local stdio server', () => {
+  it('a tools/call over stdio continues the trace in _meta, as a pipe', async () => {
+    const receiver = await startOtlpReceiver();
+    const client = new ClientV1({ name: 'otel-stdio', version: '1' });
+    await client.connect(
+      new StdioV1({
+        command: process.execPath,
+        args: [join(ROOT, 'bin', 'social-intel-mcp.js'), 'stdio'],
+        env: {
+          PATH: process.env.PATH ?? '',
+          UPSTREAM_SEARCH_URL: sandbox.searchUrl,
+          UPSTREAM_AGENT_URL: sandbox.agentUrl,
+          UPSTREAM_TOKEN: token,
+          UPSTREAM_USER_ID: userId,
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          OTEL_BSP_SCHEDULE_DELAY: '100',
+        },
+        stderr: 'ignore',
+      }),
+    );
+    const caller = traceparent();
+    const result = await client.callTool({
+      name: 'usage',
+      arguments: {},
+      _meta: { traceparent: caller.header },
+    });
+    expect(result.isError).toBeFalsy();
+    const server = await eventually(
+      () => receiver.spans().find((s) => s.traceId === caller.traceId && s.kind === SPAN_KIND_SERVER),
+      'the stdio server span',
+    );
+    expect(server.name).toBe('tools/call usage');
+    expect(server.parentSpanId).toBe(caller.parentId);
+    expect(server.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'network.transport': 'pipe' });
+    const upstream = await eventually(
+      () => receiver.spans().find((s) => s.traceId === caller.traceId && s.kind === SPAN_KIND_CLIENT),
+      'the stdio upstream span',
+    );
+    expect(upstream.parentSpanId).toBe(server.spanId);
+    await client.close();
+    await receiver.close();
   });
 });
