@@ -89,7 +89,7 @@ export function serveCatalogOverStdio(deps: StdioServerDeps): StdioServerHandle 
     ended = resolve;
   });
   const wire = new ForwardingTransport(
-    traced(new StdioServerTransport(deps.stdin, deps.stdout)),
+    new StdioServerTransport(deps.stdin, deps.stdout),
     (message, extra) => {
       if (withViews === null && 'method' in message && 'id' in message) {
         const declaration = viewsDeclaration(message);
@@ -109,7 +109,7 @@ export function serveCatalogOverStdio(deps: StdioServerDeps): StdioServerHandle 
       const connect = server.connect.bind(server);
       // Every message of the connection carries the caller, as /mcp's route puts it on each request.
       server.connect = (channel) =>
-        connect(new ForwardingTransport(channel, (_m, extra) => ({ ...extra, authInfo })));
+        connect(traced(new ForwardingTransport(channel, (_m, extra) => ({ ...extra, authInfo }))));
       return server;
     },
     { transport: wire, onerror: (err) => logger.debug({ err }, 'stdio connection reported') },
@@ -163,8 +163,9 @@ class ForwardingTransport implements Transport {
 }
 
 /**
- * The connection's transport with an MCP span per message when telemetry is on: a request's handling
- * runs in its span's context, and the answer with its id ends it.
+ * The server's channel with an MCP span per message when telemetry is on: a request's handling runs in
+ * its span's context (here, next to the SDK's handler: serveStdio's own dispatch does not keep it), and
+ * the answer with its id ends it.
  */
 function traced(inner: Transport): Transport {
   if (!otel.on) return inner;
