@@ -25,6 +25,8 @@ const ONCE = [
   'tests/housekeeping/pass-stopped.test.ts',
   'tests/housekeeping/wal-steps.test.ts',
   'tests/cli/readme.test.ts',
+  // The install files (manifest.json, server.json) and the package packed and installed from it.
+  'tests/package/**',
   'tests/mcp/json-schema.test.ts',
   'tests/oauth/document-fetches.test.ts',
   'tests/mcp/prompt-arguments.test.ts',

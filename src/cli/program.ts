@@ -4,6 +4,7 @@ import { configCommand } from './commands/config.js';
 import { copyToPostgresCommand } from './commands/copy.js';
 import { listGrantsCommand, revokeGrantsCommand } from './commands/grants.js';
 import { purgeCommand, rotateKeyCommand } from './commands/maintenance.js';
+import { serveCommand } from './commands/serve.js';
 import { stdioCommand } from './commands/stdio.js';
 import { createUserCommand, listUsersCommand, resetPasswordCommand } from './commands/users.js';
 import { CliError, type CliIo } from './context.js';
@@ -146,6 +147,15 @@ export function buildProgram(io: CliIo): Command {
       '\nActs as one upstream user: UPSTREAM_TOKEN and UPSTREAM_USER_ID, with UPSTREAM_SEARCH_URL and\nUPSTREAM_AGENT_URL. With no URLs it runs the built-in sandbox in this process and, with no token\neither, its ready credential. Opens no database and writes no file; logs go to standard error.\nExample (Claude Desktop, Cursor and Claude Code start it the same way):\n  UPSTREAM_TOKEN=... UPSTREAM_USER_ID=... UPSTREAM_SEARCH_URL=... UPSTREAM_AGENT_URL=... social-intel-mcp stdio',
     )
     .action(() => stdioCommand(io));
+
+  program
+    .command('serve')
+    .description('start the hosted server (HTTP, OAuth, /mcp): what `npm start` runs in a checkout')
+    .addHelpText(
+      'after',
+      "\nReads the server's environment (PORT, PUBLIC_URL, DATABASE_PATH or DATABASE_URL, SECRET_KEY, …; see\ndocs/configuration.md), applies pending migrations, then serves until SIGTERM or SIGINT.\nExample:\n  PUBLIC_URL=https://mcp.example.com SECRET_KEY=... social-intel-mcp serve",
+    )
+    .action(() => serveCommand());
 
   program
     .command('config')

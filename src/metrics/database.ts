@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { Gauge } from 'prom-client';
-import { type Store, scalar } from '../db/store/index.js';
+import type { Store } from '../db/store/index.js';
+import { scalar } from '../db/store/query.js';
 import { registry } from './registry.js';
 
 export const databaseSize = new Gauge({

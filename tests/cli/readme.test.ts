@@ -43,6 +43,7 @@ describe('docs/operations.md: Command line', () => {
       'grants revoke',
       'purge',
       'rotate-key',
+      'serve',
       'stdio',
       'user create',
       'user list',

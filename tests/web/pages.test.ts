@@ -172,7 +172,8 @@ describe('connect page', () => {
     );
     expect(html).toContain(`npx -y mcp-remote ${url}`);
     // The ways in without signing in: the local server and the upstream headers.
-    expect(html).toContain('bin/social-intel-mcp.js stdio');
+    expect(html).toContain('npx -y social-intel-mcp stdio');
+    expect(html).toContain('social-intel-mcp.mcpb');
     expect(html).toContain(`claude mcp add --transport http social-intel ${url} --header`);
     expect(html).toContain('X-SERVICE-USER-ID');
     for (const id of ['claude', 'claude-code', 'chatgpt', 'vscode', 'cursor', 'other', 'local', 'headers']) {

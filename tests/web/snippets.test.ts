@@ -67,20 +67,18 @@ describe('connect page snippets', () => {
 describe('connect page snippets: the ways in without signing in', () => {
   const url = 'https://mcp.example.com/mcp';
   const w = waysInSnippets(url, { tokenHeader: 'X-SERVICE-TOKEN', userHeader: 'X-SERVICE-USER-ID' });
-  const bin = '/path/to/social-intel-mcp/bin/social-intel-mcp.js';
-
-  it('the local server: the bin with `stdio`, the upstream user in its environment', () => {
+  it('the local server: the published package by npx with `stdio`, the upstream user in its environment', () => {
     expect(JSON.parse(w.stdioJson)).toEqual({
       mcpServers: {
         [SERVER_NAME]: {
-          command: 'node',
-          args: [bin, 'stdio'],
+          command: 'npx',
+          args: ['-y', 'social-intel-mcp', 'stdio'],
           env: { UPSTREAM_TOKEN: '<your API token>', UPSTREAM_USER_ID: '<your user id>' },
         },
       },
     });
     expect(w.stdioClaudeCode).toBe(
-      `claude mcp add ${SERVER_NAME} -e 'UPSTREAM_TOKEN=<your API token>' -e 'UPSTREAM_USER_ID=<your user id>' -- node ${bin} stdio`,
+      `claude mcp add ${SERVER_NAME} -e 'UPSTREAM_TOKEN=<your API token>' -e 'UPSTREAM_USER_ID=<your user id>' -- npx -y social-intel-mcp stdio`,
     );
   });
 

@@ -1,10 +1,10 @@
 import { SERVER_NAME, shellQuote } from './snippets.js';
 
 /**
- * The two ways in besides OAuth, as configuration to copy: the local stdio server (a checkout's bin,
- * the upstream user in its environment) and the two upstream headers sent to the MCP URL. Pure: the
- * connect page shows these and a unit test parses every JSON one. Placeholders in angle brackets are
- * what the person fills in; a path stands for where their checkout is.
+ * The two ways in besides OAuth, as configuration to copy: the local stdio server (the published
+ * package started by npx, the upstream user in its environment) and the two upstream headers sent to
+ * the MCP URL. Pure: the connect page shows these and a unit test parses every JSON one. Placeholders
+ * in angle brackets are what the person fills in.
  */
 export interface WaysInSnippets {
   /** Claude Desktop's claude_desktop_config.json and Cursor's mcp.json: the command and its environment. */
@@ -19,7 +19,8 @@ export interface WaysInSnippets {
   headersCurl: string;
 }
 
-const BIN = '/path/to/social-intel-mcp/bin/social-intel-mcp.js';
+/** How clients start a published MCP server: npx fetches the package once (-y: without asking). */
+const NPX_ARGS = ['-y', 'social-intel-mcp', 'stdio'];
 const TOKEN = '<your API token>';
 const USER_ID = '<your user id>';
 
@@ -33,14 +34,14 @@ export function waysInSnippets(
   const curlHeader = (text: string) => `-H ${shellQuote(text)}`;
   return {
     stdioJson: JSON.stringify(
-      { mcpServers: { [SERVER_NAME]: { command: 'node', args: [BIN, 'stdio'], env } } },
+      { mcpServers: { [SERVER_NAME]: { command: 'npx', args: NPX_ARGS, env } } },
       null,
       2,
     ),
     stdioClaudeCode: [
       `claude mcp add ${SERVER_NAME}`,
       ...Object.entries(env).map(([name, value]) => `-e ${shellQuote(`${name}=${value}`)}`),
-      `-- node ${BIN} stdio`,
+      `-- npx ${NPX_ARGS.join(' ')}`,
     ].join(' '),
     headersClaudeCode: [
       `claude mcp add --transport http ${SERVER_NAME} ${shellQuote(mcpUrl)}`,

@@ -27,15 +27,18 @@ export function WaysIn(props: {
         <section class="card" id="local" aria-labelledby="local-heading">
           <h3 id="local-heading">{WAYS_IN[0].title}</h3>
           <p>
-            Clients that start a command (Claude Desktop, Cursor, Claude Code) can run this server from a
-            checkout of its repository (<code>npm ci</code> done) on your own machine: no account here, no
-            browser. In <code>claude_desktop_config.json</code> or <code>~/.cursor/mcp.json</code>, with the
-            checkout's path and, for the real API, <code>UPSTREAM_SEARCH_URL</code> and{' '}
-            <code>UPSTREAM_AGENT_URL</code> in <code>env</code> too:
+            Clients that start a command (Claude Desktop, Cursor, Claude Code, VS Code) run this server on
+            your own machine with <code>npx</code> (Node.js 20.19 or later): no account here, no browser. In{' '}
+            <code>claude_desktop_config.json</code> or <code>~/.cursor/mcp.json</code>, with, for the real
+            API, <code>UPSTREAM_SEARCH_URL</code> and <code>UPSTREAM_AGENT_URL</code> in <code>env</code> too:
           </p>
           <CopyBlock id="snippet-stdio-json" text={s.stdioJson} what="the local server configuration" />
           <p>Claude Code:</p>
           <CopyBlock id="snippet-stdio-claude-code" text={s.stdioClaudeCode} what="the Claude Code command" />
+          <p>
+            Or install the MCP Bundle, <code>social-intel-mcp.mcpb</code>, in Claude Desktop: one click, and
+            its dialog asks for the same values.
+          </p>
           <p class="muted">
             With no variables at all it runs a built-in sandbox with synthetic data: a try-out. A wrong token
             stops it at once with one line in the client's MCP log.
