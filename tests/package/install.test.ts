@@ -35,6 +35,11 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 const work = tempDir('sim-package-');
 const app = join(work.path, 'app');
 const MAX_PACKED_BYTES = 5 * 1024 * 1024;
+/**
+ * For a test that starts `npx`: npx itself (npm, resolving the installed package) takes 10 to 40 s
+ * to reach the server on a loaded 2-core machine, before the server's own start.
+ */
+const NPX_TEST_MS = 180_000;
 /** The tool names of the catalog: what every way of installing must serve. */
 const CATALOG = ALL_TOOLS.map((t) => t.name).sort();
 const names = (tools: Array<{ name: string }>) => tools.map((t) => t.name).sort();
@@ -155,50 +160,58 @@ describe('installed without dev dependencies, in an empty folder', () => {
     SANDBOX_SPEED: 'instant',
   });
 
-  it('`npx social-intel-mcp stdio` with no variables: the v2 client lists every tool, `usage` answers from the sandbox', async () => {
-    const transport = new StdioV2({
-      command: 'npx',
-      args: [pkg.name, 'stdio'],
-      env: npxEnv(),
-      cwd: app,
-      stderr: 'pipe',
-    });
-    let logs = '';
-    (transport.stderr as Readable | null)?.setEncoding('utf8').on('data', (d: string) => {
-      logs += d;
-    });
-    const client = new ClientV2(
-      { name: 'installed-v2', version: '1' },
-      { versionNegotiation: { mode: 'auto' } },
-    );
-    await client.connect(transport);
-    try {
-      const { tools } = await client.listTools();
-      expect(names(tools)).toEqual(CATALOG);
-      const usage = await client.callTool({ name: 'usage', arguments: {} });
-      expect(usage.isError, JSON.stringify(usage.content)).toBeFalsy();
-      expect(usage.structuredContent).toHaveProperty('searches_count');
-    } finally {
-      await client.close();
-    }
-    expect(logs).toMatch(/sandbox mode/);
-  });
+  it(
+    '`npx social-intel-mcp stdio` with no variables: the v2 client lists every tool, `usage` answers from the sandbox',
+    async () => {
+      const transport = new StdioV2({
+        command: 'npx',
+        args: [pkg.name, 'stdio'],
+        env: npxEnv(),
+        cwd: app,
+        stderr: 'pipe',
+      });
+      let logs = '';
+      (transport.stderr as Readable | null)?.setEncoding('utf8').on('data', (d: string) => {
+        logs += d;
+      });
+      const client = new ClientV2(
+        { name: 'installed-v2', version: '1' },
+        { versionNegotiation: { mode: 'auto' } },
+      );
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        expect(names(tools)).toEqual(CATALOG);
+        const usage = await client.callTool({ name: 'usage', arguments: {} });
+        expect(usage.isError, JSON.stringify(usage.content)).toBeFalsy();
+        expect(usage.structuredContent).toHaveProperty('searches_count');
+      } finally {
+        await client.close();
+      }
+      expect(logs).toMatch(/sandbox mode/);
+    },
+    NPX_TEST_MS,
+  );
 
-  it('`npx social-intel-mcp stdio`: the v1 client (initialize first) lists every tool and gets `usage`', async () => {
-    const client = new ClientV1({ name: 'installed-v1', version: '1' });
-    await client.connect(
-      new StdioV1({ command: 'npx', args: [pkg.name, 'stdio'], env: npxEnv(), cwd: app, stderr: 'ignore' }),
-    );
-    try {
-      const { tools } = await client.listTools();
-      expect(names(tools)).toEqual(CATALOG);
-      const usage = await client.callTool({ name: 'usage', arguments: {} });
-      expect(usage.isError).toBeFalsy();
-      expect(usage.structuredContent).toHaveProperty('searches_count');
-    } finally {
-      await client.close();
-    }
-  });
+  it(
+    '`npx social-intel-mcp stdio`: the v1 client (initialize first) lists every tool and gets `usage`',
+    async () => {
+      const client = new ClientV1({ name: 'installed-v1', version: '1' });
+      await client.connect(
+        new StdioV1({ command: 'npx', args: [pkg.name, 'stdio'], env: npxEnv(), cwd: app, stderr: 'ignore' }),
+      );
+      try {
+        const { tools } = await client.listTools();
+        expect(names(tools)).toEqual(CATALOG);
+        const usage = await client.callTool({ name: 'usage', arguments: {} });
+        expect(usage.isError).toBeFalsy();
+        expect(usage.structuredContent).toHaveProperty('searches_count');
+      } finally {
+        await client.close();
+      }
+    },
+    NPX_TEST_MS,
+  );
 
   /** `npx social-intel-mcp <args>` in the install folder, run to its end with nothing on standard input. */
   function npx(args: string[], env: Record<string, string>) {
@@ -219,57 +232,69 @@ describe('installed without dev dependencies, in an empty folder', () => {
     const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
       child.once('close', (code) => resolve({ code, stdout, stderr })),
     );
-    return { child, done, stdout: () => stdout };
+    return { child, done, stdout: () => stdout, stderr: () => stderr };
   }
 
-  it('a token the sandbox does not know: the same one line on standard error, exit 1, nothing on standard output', async () => {
-    const r = await npx(['stdio'], { UPSTREAM_TOKEN: 'sbx_not_a_real_token', UPSTREAM_USER_ID: 'someone' })
-      .done;
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(
-      /^social-intel-mcp: stdio: the built-in sandbox \(no UPSTREAM_SEARCH_URL and UPSTREAM_AGENT_URL set\) rejected UPSTREAM_TOKEN \(HTTP 401\): .+\n$/,
-    );
-  });
+  it(
+    'a token the sandbox does not know: the same one line on standard error, exit 1, nothing on standard output',
+    async () => {
+      const r = await npx(['stdio'], { UPSTREAM_TOKEN: 'sbx_not_a_real_token', UPSTREAM_USER_ID: 'someone' })
+        .done;
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^social-intel-mcp: stdio: the built-in sandbox \(no UPSTREAM_SEARCH_URL and UPSTREAM_AGENT_URL set\) rejected UPSTREAM_TOKEN \(HTTP 401\): .+\n$/,
+      );
+    },
+    NPX_TEST_MS,
+  );
 
-  it('the real API without credentials: one line naming both variables, exit 1', async () => {
-    const urls = { UPSTREAM_SEARCH_URL: 'http://127.0.0.1:9', UPSTREAM_AGENT_URL: 'http://127.0.0.1:9' };
-    const r = await npx(['stdio'], urls).done;
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(
-      'social-intel-mcp: stdio: invalid configuration: UPSTREAM_TOKEN: missing; set it to your API token; UPSTREAM_USER_ID: missing; set it to your user id\n',
-    );
-  });
+  it(
+    'the real API without credentials: one line naming both variables, exit 1',
+    async () => {
+      const urls = { UPSTREAM_SEARCH_URL: 'http://127.0.0.1:9', UPSTREAM_AGENT_URL: 'http://127.0.0.1:9' };
+      const r = await npx(['stdio'], urls).done;
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        'social-intel-mcp: stdio: invalid configuration: UPSTREAM_TOKEN: missing; set it to your API token; UPSTREAM_USER_ID: missing; set it to your user id\n',
+      );
+    },
+    NPX_TEST_MS,
+  );
 
-  it('`npx social-intel-mcp serve` starts the hosted server (SQLite, argon2, the views) and stops on SIGTERM', async () => {
-    const data = join(work.path, 'serve-data');
-    const server = npx(['serve'], {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_PATH: join(data, 'server.db'),
-    });
-    const deadline = Date.now() + 60_000;
-    while (
-      !server.stdout().includes('"msg":"listening"') &&
-      Date.now() < deadline &&
-      server.child.exitCode === null
-    )
-      await new Promise((r) => setTimeout(r, 100));
-    const line = server
-      .stdout()
-      .split('\n')
-      .find((l) => l.includes('"msg":"listening"'));
-    expect(line, server.stdout()).toBeDefined();
-    const { port } = JSON.parse(line as string) as { port: number };
-    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
-    const home = await fetch(`http://127.0.0.1:${port}/`);
-    expect(await home.text()).toContain('Sandbox mode');
-    server.child.kill('SIGTERM');
-    const r = await server.done;
-    expect(r.code).toBe(0);
-    expect(existsSync(join(data, 'server.db'))).toBe(true);
-  }, 120_000);
+  it(
+    '`npx social-intel-mcp serve` starts the hosted server (SQLite, argon2, the views) and stops on SIGTERM',
+    async () => {
+      const data = join(work.path, 'serve-data');
+      const server = npx(['serve'], {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_PATH: join(data, 'server.db'),
+      });
+      const deadline = Date.now() + 60_000;
+      while (
+        !server.stdout().includes('"msg":"listening"') &&
+        Date.now() < deadline &&
+        server.child.exitCode === null
+      )
+        await new Promise((r) => setTimeout(r, 100));
+      const line = server
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('"msg":"listening"'));
+      expect(line, server.stdout()).toBeDefined();
+      const { port } = JSON.parse(line as string) as { port: number };
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      const home = await fetch(`http://127.0.0.1:${port}/`);
+      expect(await home.text()).toContain('Sandbox mode');
+      server.child.kill('SIGTERM');
+      const r = await server.done;
+      expect(r.code).toBe(0);
+      expect(existsSync(join(data, 'server.db'))).toBe(true);
+    },
+    NPX_TEST_MS,
+  );
 });
 
 describe('the MCP Bundle made from that install', () => {
