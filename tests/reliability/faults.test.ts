@@ -4,6 +4,7 @@
  * no timer, socket or waiting call is left behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reserveMs } from '../../src/mcp/tools/long-work.js';
 import { metrics } from '../../src/metrics/index.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
 import { freePort, startServer } from '../helpers/gateway.js';
@@ -212,7 +213,8 @@ describe('faults while calls wait', () => {
       expect(r.result.isError).toBeFalsy();
       expect(r.result.structuredContent.completed).toBe(false);
       expect(r.text).toMatch(/get_agent_run/);
-      expect(r.ms).toBeGreaterThanOrEqual(OPTIONS.runMaxWaitMs);
+      // The wait ends at its limit less the reserve kept for the last poll and the answer.
+      expect(r.ms).toBeGreaterThanOrEqual(OPTIONS.runMaxWaitMs - reserveMs(OPTIONS.runMaxWaitMs));
     }
   });
 
@@ -229,8 +231,9 @@ describe('faults while calls wait', () => {
       for (const r of await calls) {
         expect(r.result.isError).toBeFalsy();
         expect(r.result.structuredContent.completed).toBe(false);
-        // Ended by the failing poll (not by the wait limit), with the handle to come back with.
-        expect(r.text).toMatch(/status failed/);
+        // Ended by the failing poll, or at the wait's limit while its retries or a hanging poll were
+        // still going: either way not finished, with the handle to come back with.
+        expect(r.text).toMatch(/status failed|still running/);
         expect(r.text).toMatch(/get_keyword_search/);
       }
     }
