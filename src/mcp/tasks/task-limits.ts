@@ -1,10 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { SharedRateLimiter } from '../../accounts/rate-limits.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store/index.js';
 import { first, forUpdate } from '../../db/store/query.js';
-import { derivedKey } from '../../security/derived-keys.js';
 import type { MemberCaller } from '../auth/caller.js';
 import type { TaskRow } from './task-store.js';
 
@@ -26,25 +24,12 @@ function fullSentence(scope: 'person' | 'workspace'): string {
 
 export class TaskLimits {
   private readonly creations: SharedRateLimiter;
-  private readonly idKey: Buffer;
 
   constructor(
     private readonly db: Store,
     config: Config,
   ) {
     this.creations = new SharedRateLimiter(db, config, 'task creations', TASK_CREATIONS);
-    this.idKey = derivedKey(config, 'social-intel-mcp task-id v1');
-  }
-
-  /**
-   * The task id for a grant's task on one upstream job: a keyed hash, so an identical submit that
-   * reuses the job (../reuse/) names the same task, and nobody without SECRET_KEY can compute one.
-   */
-  taskId(grantId: string, jobKind: string, jobId: string): string {
-    const mac = createHmac('sha256', this.idKey)
-      .update(`${grantId}\n${jobKind}\n${jobId}`)
-      .digest('base64url');
-    return `sim_tk_${mac}`;
   }
 
   /**

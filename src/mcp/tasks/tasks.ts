@@ -4,12 +4,12 @@ import type { Config } from '../../config.js';
 import type { Store } from '../../db/store/index.js';
 import type { Logger } from '../../logger.js';
 import type { SecretBox } from '../../security/secrets.js';
-import { hashToken } from '../../security/tokens.js';
 import { auditIdentity, type Caller, type MemberCaller } from '../auth/caller.js';
 import type { AdmittedCall } from '../catalog/execute.js';
 import type { CatalogDeps } from '../catalog/types.js';
 import { jobName } from '../tools/long-work.js';
 import type { Reused, StartedJob, ToolDef } from '../tools/types.js';
+import { isTaskId, TaskIds } from './task-ids.js';
 import { TaskLimits } from './task-limits.js';
 import { RunningTask, TaskRunner } from './task-runner.js';
 import { type TaskRow, TaskStore } from './task-store.js';
@@ -44,19 +44,6 @@ export interface TasksDeps {
 /** A task that could not be stored: its person or workspace is at the working limit (./task-limits.ts). */
 export class TaskLimitReached extends Error {}
 
-/**
- * Whether a caller's task id has the shape ./task-limits.ts:taskId gives (256 bits behind a readable
- * prefix, like the server's tokens; only its hash is stored). Anything else is no task of ours and is
- * answered "not found" before it is hashed or remembered: an id's length is the caller's choice.
- */
-export function isTaskId(taskId: string): boolean {
-  return taskId.length === 50 && TASK_ID.test(taskId);
-}
-const TASK_ID = /^sim_tk_[A-Za-z0-9_-]{43}$/;
-
-/** Task ids whose hashes are remembered: more than the working tasks one instance is polled for. */
-const ID_HASHES_KEPT = 10_000;
-
 /** What a task's reader is told: the tasks/get result's members as JSON text (./task-view.ts:taskGetFields). */
 export interface FoundTask {
   fields: string;
@@ -73,13 +60,14 @@ export class Tasks {
   readonly store: TaskStore;
   readonly runner: TaskRunner;
   readonly limits: TaskLimits;
+  private readonly ids: TaskIds;
   private readonly now: () => number;
-  private readonly idHashes = new Map<string, string>();
 
   constructor(private readonly deps: TasksDeps) {
     this.now = deps.now ?? Date.now;
     this.store = new TaskStore(deps.db);
     this.limits = new TaskLimits(deps.db, deps.config);
+    this.ids = new TaskIds(deps.config);
     this.runner = new TaskRunner({
       store: this.store,
       catalog: deps.catalog,
@@ -117,10 +105,10 @@ export class Tasks {
     const def = admitted.def;
     const work = def.work;
     if (!work) throw new Error(`${def.name} has no long work`);
-    const taskId = this.limits.taskId(caller.grantId, work.kind, String(started.job.id));
+    const taskId = this.ids.mint(caller.grantId, work.kind, String(started.job.id));
     const now = this.now();
     const row: TaskRow = {
-      id: hashToken(taskId),
+      id: this.ids.hashOf(taskId),
       ownerUserId: caller.userId,
       ownerClientId: caller.clientId,
       ownerGrantId: caller.grantId,
@@ -168,7 +156,7 @@ export class Tasks {
   get(caller: Caller | undefined, taskId: string): FoundTask | null | Promise<FoundTask | null> {
     const started = performance.now();
     if (!isTaskId(taskId)) return this.found(caller, taskId, '', undefined, started, null);
-    const idHash = this.idHash(taskId);
+    const idHash = this.ids.hashOf(taskId);
     const local = this.runner.local(idHash);
     if (local) return this.found(caller, taskId, idHash, local.row, started, this.runner.pollInterval(local));
     return this.store.read(idHash).then((row) => {
@@ -198,17 +186,6 @@ export class Tasks {
     return { fields: taskGetFields(taskId, row, pollMs) };
   }
 
-  /** The stored hash of a task id, remembered for the ids read lately (each poll of a task repeats it). */
-  private idHash(taskId: string): string {
-    let hash = this.idHashes.get(taskId);
-    if (hash === undefined) {
-      if (this.idHashes.size >= ID_HASHES_KEPT) this.idHashes.clear();
-      hash = hashToken(taskId);
-      this.idHashes.set(taskId, hash);
-    }
-    return hash;
-  }
-
   /**
    * tasks/cancel: an agent run is cancelled upstream (the client asked: an explicit cancel); a search
    * has no upstream cancel and keeps running, readable through its get tool. The task ends
@@ -220,7 +197,7 @@ export class Tasks {
       this.audit(caller, 'tasks/cancel', 'not_found', started);
       return false;
     }
-    const idHash = hashToken(taskId);
+    const idHash = this.ids.hashOf(taskId);
     const row = await this.store.read(idHash);
     const now = this.now();
     if (!row || !ownedBy(row, caller) || row.expiresAt < now) {
@@ -247,7 +224,7 @@ export class Tasks {
   /** tasks/update: acknowledged for the caller's task (no task of ours ever waits for input). */
   async update(caller: Caller | undefined, taskId: string): Promise<boolean> {
     const started = performance.now();
-    const row = isTaskId(taskId) ? await this.store.read(hashToken(taskId)) : undefined;
+    const row = isTaskId(taskId) ? await this.store.read(this.ids.hashOf(taskId)) : undefined;
     const found = row !== undefined && ownedBy(row, caller) && row.expiresAt >= this.now();
     this.audit(caller, 'tasks/update', found ? 'ok' : 'not_found', started, found ? row : undefined);
     return found;
