@@ -30,6 +30,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Sandbox, startGateway, startSandbox } from '../bench/servers.js';
 import { setupDatabase } from '../bench/setup.js';
+import { nextCallOf } from '../tests/helpers/fault-drivers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: results and the control API's answers are read loosely
 type Json = any;
@@ -74,15 +75,6 @@ async function control(sandbox: Sandbox, method: string, path: string, body?: un
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return res.json();
-}
-
-/** The next call a result names: `Call <tool> with <arg> <json value> and wait true`. */
-function nextCallOf(result: Json): { name: string; arguments: Record<string, unknown> } | null {
-  const step = String(result.structuredContent?.next_step ?? '');
-  const match = /Call (\w+) with (\w+) ("[^"]+"|\d+) and wait true/.exec(step);
-  if (!match) return null;
-  const [, name = '', arg = '', value = ''] = match;
-  return { name, arguments: { [arg]: JSON.parse(value), wait: true } };
 }
 
 /** The v1 client, default options: submit, then each next call the results name, to the end. */
