@@ -28,6 +28,7 @@ const ONCE = [
   // The install files (manifest.json, server.json) and the package packed and installed from it.
   'tests/package/**',
   'tests/mcp/json-schema.test.ts',
+  'tests/mcp/arg-words.test.ts',
   'tests/oauth/document-fetches.test.ts',
   'tests/mcp/prompt-arguments.test.ts',
   'tests/mcp/readme-tools.test.ts',

@@ -42,31 +42,54 @@ export function readPlatformWords(raw: unknown): { args: unknown; notes: string[
   return { args, notes: [...notes] };
 }
 
+/** A bad value as the error names it: the caller picks its size, so it is cut. */
+const SHOWN_VALUE_LENGTH = 40;
+/** Bad values named per argument; past this, how many more. */
+const SHOWN_VALUES = 5;
+
+function shownValue(input: unknown): string | undefined {
+  const text = JSON.stringify(input);
+  if (text === undefined || text.length <= SHOWN_VALUE_LENGTH) return text;
+  return `${text.slice(0, SHOWN_VALUE_LENGTH - 1)}…`;
+}
+
+/** One argument's enum errors: its bad values, each once (a set: an array argument may be long), and its choices. */
+interface EnumIssues {
+  key: string;
+  bad: Set<string>;
+  values: string[];
+}
+
 /** Validation issues in a sentence: enum errors grouped by argument, each bad value once. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  const parts: string[] = [];
-  const choices = new Map<string, { bad: string[]; values: string[] }>();
+  const parts: (string | EnumIssues)[] = [];
+  const byKey = new Map<string, EnumIssues>();
   for (const issue of issues) {
-    if (issue.code === 'invalid_value') {
-      // `platforms.0` and `platforms.1` are one argument.
-      const key = issue.path.filter((p) => typeof p === 'string').join('.');
-      const entry = choices.get(key) ?? { bad: [], values: issue.values.map(String) };
-      const input = JSON.stringify((issue as { input?: unknown }).input);
-      if (input !== undefined && !entry.bad.includes(input)) entry.bad.push(input);
-      if (!choices.has(key)) parts.push(`\u0000${key}`);
-      choices.set(key, entry);
-    } else parts.push(`${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
+    if (issue.code !== 'invalid_value') {
+      parts.push(`${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
+      continue;
+    }
+    // `platforms.0` and `platforms.1` are one argument.
+    const key = issue.path.filter((p) => typeof p === 'string').join('.');
+    let entry = byKey.get(key);
+    if (!entry) {
+      entry = { key, bad: new Set(), values: issue.values.map(String) };
+      byKey.set(key, entry);
+      parts.push(entry);
+    }
+    const shown = shownValue((issue as { input?: unknown }).input);
+    if (shown !== undefined) entry.bad.add(shown);
   }
-  return parts
-    .map((part) => {
-      if (!part.startsWith('\u0000')) return part;
-      const key = part.slice(1);
-      const { bad, values } = choices.get(key) ?? { bad: [], values: [] };
-      const what = bad.length ? bad.join(', ') : 'the value given';
-      const verb = PLATFORM_KEYS.has(key)
-        ? `${what} ${bad.length > 1 ? 'are' : 'is'} not covered by the upstream; it covers`
-        : `${what} ${bad.length > 1 ? 'are' : 'is'} not one of`;
-      return `${key || 'value'}: ${verb} ${values.join(', ')}`;
-    })
-    .join('; ');
+  return parts.map((part) => (typeof part === 'string' ? part : enumSentence(part))).join('; ');
+}
+
+function enumSentence({ key, bad, values }: EnumIssues): string {
+  const named = [...bad].slice(0, SHOWN_VALUES);
+  const more = bad.size - named.length;
+  const what = bad.size ? `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : 'the value given';
+  const are = bad.size > 1 ? 'are' : 'is';
+  const verb = PLATFORM_KEYS.has(key)
+    ? `${what} ${are} not covered by the upstream; it covers`
+    : `${what} ${are} not one of`;
+  return `${key || 'value'}: ${verb} ${values.join(', ')}`;
 }
