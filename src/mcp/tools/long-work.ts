@@ -128,19 +128,29 @@ function startInTime<A>(
   ctx: ToolContext,
   startBy: number,
 ): Promise<{ job: StartedJob; reused: Reused | null }> {
-  const ms = Math.max(0, startBy - Date.now());
-  const bounded = { ...ctx, signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(ms)]) };
-  const started = startWork(tool, work, args, bounded);
+  // One timer for the limit: it ends the start's own waiting (another's reservation) and the call's.
+  const limit = new AbortController();
+  const follow = () => limit.abort(ctx.signal.reason);
+  const late = setTimeout(() => limit.abort(), Math.max(0, startBy - Date.now()));
+  if (ctx.signal.aborted) follow();
+  else ctx.signal.addEventListener('abort', follow, { once: true });
+  const done = () => {
+    clearTimeout(late);
+    ctx.signal.removeEventListener('abort', follow);
+  };
+  const timedOut = () => limit.signal.aborted && !ctx.signal.aborted;
   return new Promise((resolve, reject) => {
-    const late = setTimeout(() => reject(new StillCreating(tool, work.kind)), ms);
-    started.then(
+    limit.signal.addEventListener('abort', () => timedOut() && reject(new StillCreating(tool, work.kind)), {
+      once: true,
+    });
+    startWork(tool, work, args, { ...ctx, signal: limit.signal }).then(
       (value) => {
-        clearTimeout(late);
+        done();
         resolve(value);
       },
       (error: unknown) => {
-        clearTimeout(late);
-        reject(bounded.signal.aborted && !ctx.signal.aborted ? new StillCreating(tool, work.kind) : error);
+        done();
+        reject(timedOut() ? new StillCreating(tool, work.kind) : error);
       },
     );
   });
