@@ -105,16 +105,11 @@ export class RecentSubmits implements SubmitReuse {
           (err: unknown) => this.logger.warn({ err, kind }, 'could not forget a failed job'),
         );
     const where = and(eq(r.kind, kind), eq(r.jobId, String(id)), isNull(r.finishedAt));
-    const update =
-      state === 'ended'
-        ? this.db.orm
-            .update(r)
-            .set({ finishedAt: now, expiresAt: now + REUSE_WINDOW_MS })
-            .where(where)
-        : this.db.orm
-            .update(r)
-            .set({ seenRunningAt: now, expiresAt: now + REUSE_WINDOW_MS })
-            .where(where);
+    const expiresAt = now + REUSE_WINDOW_MS;
+    const update = this.db.orm
+      .update(r)
+      .set(state === 'ended' ? { finishedAt: now, expiresAt } : { seenRunningAt: now, expiresAt })
+      .where(where);
     return update.then(
       () => {},
       (err: unknown) => this.logger.warn({ err, kind }, 'could not note a job seen'),
