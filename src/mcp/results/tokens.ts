@@ -14,17 +14,40 @@
  * and on hostile text.
  */
 
-/** Words (a space before one included) split at case changes, digit runs, any other character. */
-const PIECES = / ?[A-Z]*[a-z]+| ?[A-Z]+|[0-9]+|./gsu;
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isDigit = (c: number) => c >= 48 && c <= 57;
 
+/**
+ * One pass over the text's characters, no allocation (it runs on every answer): each piece is a word
+ * (a space before it included; capitals then lower case, or capitals alone), a run of digits, or one
+ * other character (a surrogate pair is one character).
+ */
 export function estimateTokens(text: string): number {
+  const n = text.length;
   let tokens = 0;
-  for (const match of text.matchAll(PIECES)) {
-    const piece = match[0];
-    const c = piece.charCodeAt(piece.length - 1);
-    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) tokens += Math.ceil(piece.trimStart().length / 4);
-    else if (c >= 48 && c <= 57) tokens += Math.ceil(piece.length / 3);
-    else tokens += piece.length === 2 ? 3 : 1;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (isDigit(c)) {
+      let end = i + 1;
+      while (end < n && isDigit(text.charCodeAt(end))) end++;
+      tokens += Math.ceil((end - i) / 3);
+      i = end;
+      continue;
+    }
+    const from = c === 32 ? i + 1 : i;
+    let end = from;
+    while (end < n && isUpper(text.charCodeAt(end))) end++;
+    while (end < n && isLower(text.charCodeAt(end))) end++;
+    if (end > from) {
+      tokens += Math.ceil((end - from) / 4);
+      i = end;
+      continue;
+    }
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    tokens += pair ? 3 : 1;
+    i += pair ? 2 : 1;
   }
   return tokens;
 }
