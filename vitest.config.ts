@@ -50,6 +50,8 @@ const ONCE = [
   // client: the tasks table's rules run on both engines in task-store and tasks.
   'tests/mcp/task-wire.test.ts',
   'tests/mcp/tasks-client.test.ts',
+  // The extension's methods refused without its declaration, before any task is read: the wire alone.
+  'tests/mcp/tasks/undeclared-methods.test.ts',
   'tests/metrics/config.test.ts',
   'tests/metrics/readme.test.ts',
   'tests/oauth/ssrf.test.ts',
