@@ -72,6 +72,7 @@ const ONCE = [
   // PostgreSQL out of reach, and the copy from a SQLite file into PostgreSQL.
   'tests/reliability/two-instances.test.ts',
   'tests/reliability/two-instances-oauth.test.ts',
+  'tests/reliability/task-limits-two-instances.test.ts',
   'tests/reliability/database-outage.test.ts',
   'tests/cli/copy.test.ts',
   'tests/cli/copy-live.test.ts',

@@ -26,9 +26,10 @@ export interface TwoInstances {
 
 /**
  * Starts the sandbox, the balancer (first, so PUBLIC_URL is its address: the OAuth issuer every
- * instance names), then two instances of src/main.ts with DATABASE_URL, behind it.
+ * instance names), then two instances of src/main.ts with DATABASE_URL, behind it. `env` is added to
+ * both instances' environment.
  */
-export async function startTwoInstances(): Promise<TwoInstances> {
+export async function startTwoInstances(env: Record<string, string> = {}): Promise<TwoInstances> {
   const dir = tempDir('sim-two-');
   // The configuration wants a path; with DATABASE_URL it is not used.
   const databasePath = join(dir.path, 'unused.db');
@@ -44,6 +45,7 @@ export async function startTwoInstances(): Promise<TwoInstances> {
         UPSTREAM_SEARCH_URL: sandbox.searchUrl,
         UPSTREAM_AGENT_URL: sandbox.agentUrl,
         TRUST_PROXY: 'true',
+        ...env,
       },
     });
   const instances = await Promise.all([spawn(), spawn()]);
