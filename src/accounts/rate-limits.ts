@@ -6,9 +6,9 @@ import type { Store } from '../db/store/index.js';
 import { derivedKey } from '../security/derived-keys.js';
 import {
   currentWindowCap,
-  decide,
   type RateLimitDecision,
   type RateLimitRule,
+  rateLimitDecision,
   windowStartOf,
 } from '../security/rate-limit.js';
 
@@ -58,7 +58,7 @@ export class SharedRateLimiter {
       return { allowed: true, giveBack: () => this.decrement(hashed, start) };
     }
     const { current } = await this.counts(hashed, start);
-    const decision = decide(this.rule, now, {
+    const decision = rateLimitDecision(this.rule, now, {
       windowStart: start,
       previous,
       current: Math.max(current, cap),

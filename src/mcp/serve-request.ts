@@ -7,7 +7,7 @@ import type { CompiledTool } from './catalog/catalog.js';
 import type { CompiledCatalog } from './catalog/compiled-catalog.js';
 import { PerRequestServers } from './per-request-server.js';
 import type { SdkBypass } from './sdk-bypass/bypass.js';
-import { type BypassMode, decide, type RequestFacts, taskGetPath } from './sdk-bypass/paths.js';
+import { type BypassMode, choosePath, type RequestFacts, taskGetPath } from './sdk-bypass/paths.js';
 import type { ToolsListCache } from './sdk-bypass/tools-list-cache.js';
 import { requiredScopeForTool, toolByName } from './tools/index.js';
 
@@ -25,7 +25,7 @@ export interface RequestServerParts {
 /**
  * Serves one checked request: a plain tasks/get from the task it reads, a tools/list replayed from the
  * cache, a tools/call by the path
- * ./sdk-bypass/paths.ts:decide picks, anything else by the SDK with every tool the caller may list.
+ * ./sdk-bypass/paths.ts:choosePath picks, anything else by the SDK with every tool the caller may list.
  */
 export function requestServer(parts: RequestServerParts) {
   const { compiled, servers, listCache } = parts;
@@ -52,7 +52,7 @@ export function requestServer(parts: RequestServerParts) {
     const hit = cacheable && listCache.replay(cacheable.key, cacheable.id);
     if (hit) return hit;
     const facts = requestFacts(request, body, authInfo, compiled, caller, parts.tasks);
-    const decision = decide(facts, parts.mode);
+    const decision = choosePath(facts, parts.mode);
     // The SDK keys what it registers by this request's auth info object: each request gets its own.
     const own = { ...authInfo };
     const tool = facts.tool as CompiledTool;

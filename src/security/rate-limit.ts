@@ -41,7 +41,7 @@ export function currentWindowCap(rule: RateLimitRule, now: number, previous: num
 }
 
 /** Whether one more event is allowed with these counts, and if not, how long until it is. */
-export function decide(rule: RateLimitRule, now: number, counts: WindowCounts): RateLimitDecision {
+export function rateLimitDecision(rule: RateLimitRule, now: number, counts: WindowCounts): RateLimitDecision {
   if (counts.current < currentWindowCap(rule, now, counts.previous)) return { allowed: true };
   return { allowed: false, retryAfterSeconds: retryAfterSeconds(rule, now, counts) };
 }

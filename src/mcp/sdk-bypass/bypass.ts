@@ -11,7 +11,7 @@ import { DirectWaitingCall, type DirectWaitingDeps } from './waiting-direct.js';
 /** What the bypass needs of the server; the tasks, where the server keeps them (../tasks/). */
 export type BypassDeps = DirectWaitingDeps & { tasks?: TaskCallsDeps['tasks'] };
 
-/** The paths of ./paths.ts:decide that answer outside the SDK (or frame around it). */
+/** The paths of ./paths.ts:choosePath that answer outside the SDK (or frame around it). */
 export type BypassDecision = Exclude<Decision, { path: 'sdk' | 'sdk-one-tool' | 'sdk-refusal' }>;
 
 /** The answers to tools/call made outside the SDK's per-request server (README.md beside this file). */
@@ -32,7 +32,7 @@ export class SdkBypass {
   }
 
   /**
-   * `facts.def` and `facts.tool` are set: ./paths.ts:decide chose a bypass path only for a tools/call of a
+   * `facts.def` and `facts.tool` are set: ./paths.ts:choosePath chose a bypass path only for a tools/call of a
    * known tool. `outgoing` is Node's response, which a plain waiting call writes its event stream to.
    */
   serve(

@@ -81,7 +81,7 @@ export type Decision =
  * headers (SEP-2243 `x-mcp-header`, which the bypass does not check) is never plain. A call "waits" when
  * its tool always does (`waits: true`) or waits on request and was called with `wait: true`.
  */
-export function decide(facts: RequestFacts, mode: BypassMode): Decision {
+export function choosePath(facts: RequestFacts, mode: BypassMode): Decision {
   const { def, tool } = facts;
   if (!def || !tool || (!facts.refusal && !facts.granted)) return { path: 'sdk' };
   // A task in every mode: it is this server's feature, not a copy of the SDK's answer.
