@@ -177,7 +177,7 @@ export const schema = z.object({
 });
 
 /** One line per problem, naming the variable and what it accepts; a secret's value is never echoed. */
-export function describeIssues(
+export function variableProblems(
   issues: readonly z.core.$ZodIssue[],
   env: NodeJS.ProcessEnv,
   secrets: ReadonlySet<string> = SECRET_VARIABLES,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError, decodeKey, describeIssues, schema, toolLimitsFrom } from './config-variables.js';
+import { ConfigError, decodeKey, schema, toolLimitsFrom, variableProblems } from './config-variables.js';
 import { privateFolder } from './db/data-folder.js';
 
 export { ConfigError } from './config-variables.js';
@@ -86,7 +86,7 @@ export function keyId(key: Buffer): string {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
   const problems: string[] = [];
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, env));
+  if (!parsed.success) throw new ConfigError(variableProblems(parsed.error.issues, env));
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import {
   ConfigError,
-  describeIssues,
   SECRET_VARIABLES,
   schema,
   toolLimitsFrom,
+  variableProblems,
 } from '../config-variables.js';
 import {
   isUpstreamTokenShaped,
@@ -82,7 +82,7 @@ export function loadStdioConfig(env: NodeJS.ProcessEnv): StdioConfig {
   // An empty variable is an unset one here: client configurations often carry "" for an unused value.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = stdioSchema.safeParse(present);
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, present, STDIO_SECRETS));
+  if (!parsed.success) throw new ConfigError(variableProblems(parsed.error.issues, present, STDIO_SECRETS));
   const e = parsed.data;
   const problems: string[] = [];
   const real = Boolean(e.UPSTREAM_SEARCH_URL) || Boolean(e.UPSTREAM_AGENT_URL);

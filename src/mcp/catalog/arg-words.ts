@@ -61,7 +61,7 @@ interface EnumIssues {
 }
 
 /** Validation issues in a sentence: enum errors grouped by argument, each bad value once. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+export function argumentProblems(issues: readonly z.core.$ZodIssue[]): string {
   const parts: (string | EnumIssues)[] = [];
   const byKey = new Map<string, EnumIssues>();
   for (const issue of issues) {

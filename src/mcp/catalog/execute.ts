@@ -5,7 +5,7 @@ import { auditIdentity } from '../auth/caller.js';
 import { outsideReason, outsideSelectionText, selects } from '../tools/toolsets.js';
 import type { ToolContext, ToolDef, ToolOutput } from '../tools/types.js';
 import { progressReporter } from '../waiting/wait.js';
-import { describeIssues, readPlatformWords } from './arg-words.js';
+import { argumentProblems, readPlatformWords } from './arg-words.js';
 import { type CallEnv, callEnvOf } from './call-env.js';
 import { failedOutcome, shapedOutcome } from './outcome.js';
 import { auditStatus, type CredentialSource, credentialSource } from './tool-errors.js';
@@ -200,7 +200,7 @@ export async function admit(
   const parsed = def.input.safeParse(words.args, { reportInput: true });
   if (!parsed.success) {
     await audit('invalid');
-    const issues = describeIssues(parsed.error.issues);
+    const issues = argumentProblems(parsed.error.issues);
     return refuse(
       'invalid',
       `Invalid arguments for ${def.name}: ${issues}. Nothing was sent upstream; correct the arguments and call again.`,
