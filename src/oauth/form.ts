@@ -3,11 +3,11 @@ import { isUrlEncoded, readFormFields } from '../http/form-body.js';
 import { OAuthError } from './errors.js';
 
 /**
- * Reads an application/x-www-form-urlencoded body (RFC 6749 §3.2) into single values, refusing a
- * parameter sent twice ("parameters MUST NOT be included more than once"). The body is read by the
- * same reader as the browser pages' forms (http/form-body.ts).
+ * The parameters of an OAuth request: its application/x-www-form-urlencoded body (RFC 6749 §3.2) as a
+ * map of single values, refusing a parameter sent twice ("parameters MUST NOT be included more than
+ * once"). The body is read by the same reader as the browser pages' forms (http/form-body.ts).
  */
-export async function readForm(c: Context): Promise<Map<string, string>> {
+export async function readOAuthParameters(c: Context): Promise<Map<string, string>> {
   if (!isUrlEncoded(c)) {
     throw new OAuthError('invalid_request', 'The body must be application/x-www-form-urlencoded.');
   }

@@ -7,7 +7,7 @@ import { authenticateClient } from './client-auth.js';
 import { anyOriginCors } from './cors.js';
 import { clientLookup, type OAuthDeps } from './deps.js';
 import { refuse } from './errors.js';
-import { readForm, required } from './form.js';
+import { readOAuthParameters, required } from './form.js';
 import { revokeFamily } from './grants.js';
 
 /**
@@ -21,7 +21,7 @@ export function revokeRoutes(deps: OAuthDeps) {
   app.use('/revoke', anyOriginCors({ methods: ['POST'], headers: ['Content-Type', 'Authorization'] }));
   app.post('/revoke', async (c) => {
     try {
-      const form = await readForm(c);
+      const form = await readOAuthParameters(c);
       const token = required(form, 'token');
       // token_type_hint is only a hint (RFC 7009 §2.1): the lookup covers every kind of token, so an
       // unknown or wrong hint changes nothing.

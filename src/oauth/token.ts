@@ -9,7 +9,7 @@ import { claimCode, findCode } from './codes.js';
 import { anyOriginCors } from './cors.js';
 import { clientLookup, type OAuthDeps } from './deps.js';
 import { OAuthError, refuse } from './errors.js';
-import { readForm, required } from './form.js';
+import { readOAuthParameters, required } from './form.js';
 import { type IssuedTokens, issueGrantForCode, revokeFamily } from './grants.js';
 import { verifyPkce } from './pkce.js';
 import { refreshGrant } from './refresh.js';
@@ -23,7 +23,7 @@ export function tokenRoutes(deps: OAuthDeps) {
   app.use('/token', anyOriginCors({ methods: ['POST'], headers: ['Content-Type', 'Authorization'] }));
   app.post('/token', async (c) => {
     try {
-      const form = await readForm(c);
+      const form = await readOAuthParameters(c);
       const grantType = required(form, 'grant_type');
       const client = await authenticateClient(c, deps.db, form, clientLookup(deps, false, c));
       await touchClient(deps.db, client);
