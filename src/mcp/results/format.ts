@@ -80,6 +80,7 @@ export function counts(map: unknown, max = 5): string {
     .join(', ');
 }
 
+/** A JSON object: not null, not an array (the one such guard of src/mcp/, wire checks included). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../catalog/catalog.js';
+import { isRecord } from '../results/format.js';
 import type { ToolDef } from '../tools/types.js';
 import { eraOf, MODERN_REVISION } from './era.js';
 import { outputCheckFor } from './output-check.js';
@@ -30,9 +31,6 @@ export interface PlainCall {
   args: unknown;
   progressToken: string | number | undefined;
 }
-
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export const isId = (value: unknown): value is string | number =>
   typeof value === 'string' || Number.isSafeInteger(value);

@@ -1,8 +1,9 @@
 import { isJsonContentType, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
+import { isRecord } from '../results/format.js';
 import { declaresTasks } from '../tasks/declaration.js';
 import { TASK_NOT_FOUND } from '../tasks/sdk-methods.js';
 import type { TaskView } from '../tasks/task-view.js';
-import { ENVELOPE_KEYS, isId, isRecord, withoutOws } from './direct-wire.js';
+import { ENVELOPE_KEYS, isId, withoutOws } from './direct-wire.js';
 import { eraOf, MODERN_REVISION } from './era.js';
 
 /**
