@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildViews, MAX_VIEW_BYTES, VIEWS_OUT_DIR } from '../../scripts/build-views.js';
+import { startHarness } from '../helpers/harness.js';
 import { tempDir } from '../helpers/temp.js';
-import { startHarness } from '../mcp/harness.js';
 import { connectClient } from './clients.js';
 
 /**

@@ -5,7 +5,7 @@ import {
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Json } from '../mcp/harness.js';
+import type { Json } from '../helpers/harness.js';
 
 /** What a host that renders MCP Apps declares (SEP-1865 "Client (Host) Capabilities"). */
 export const UI_CAPABILITIES = {

@@ -2,7 +2,7 @@ import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWS } from '../../src/mcp/apps/definitions.js';
 import { ALL_TOOLS } from '../../src/mcp/tools/index.js';
-import { type Harness, type Json, startHarness } from '../mcp/harness.js';
+import { type Harness, type Json, startHarness } from '../helpers/harness.js';
 import { type AppsClient, connectClient, type Era, UI_CAPABILITIES } from './clients.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from '../helpers/harness.js';
 import { compareScreenshot } from '../helpers/page-checks.js';
-import type { Json } from '../mcp/harness.js';
 import { type AppsSetup, startAppsSetup } from './setup.js';
 import { SCREENSHOTS, settle, viewOverflow } from './view-host.js';
 

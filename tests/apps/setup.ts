@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
-import { type Harness, type Json, startHarness } from '../mcp/harness.js';
+import { type Harness, type Json, startHarness } from '../helpers/harness.js';
 import { type AppsClient, connectClient } from './clients.js';
 import { type HostedView, type HostOptions, hostView } from './view-host.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Json } from '../mcp/harness.js';
+import type { Json } from '../helpers/harness.js';
 import { type AppsSetup, startAppsSetup } from './setup.js';
 import type { HostedView } from './view-host.js';
 

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser, Frame, Page } from 'playwright-core';
+import type { Json } from '../helpers/harness.js';
 import { ROOT } from '../helpers/process.js';
-import type { Json } from '../mcp/harness.js';
 
 /** The reviewed screenshots of the views (docs/tools.md shows them; npm run screenshots:update rewrites). */
 export const SCREENSHOTS = join(ROOT, 'tests', 'apps', 'screenshots');

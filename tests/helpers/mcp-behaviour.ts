@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { connectV2, type Harness, type Json, startHarness } from './harness.js';
 
 /**
- * The set-up of the MCP behaviour tests against the sandbox (tests/mcp/cancel-progress, wait-limits,
+ * The set-up of the MCP behaviour tests against the sandbox (tests/mcp/: cancel-progress, wait-limits,
  * upstream-faults, tool-scopes and result-size-audit): short limits so every path is reached quickly,
  * one retry, 1.5 s waits. The upstream timeout (2 s) leaves an ordinary call seconds of room on a
  * loaded machine (at 400 ms, calls timed out under load); a latency fault that must time out is well

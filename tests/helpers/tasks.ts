@@ -3,7 +3,7 @@ import type { Json } from './harness.js';
 /**
  * Raw 2026-07-28 requests for the tasks extension's tests: the per-request envelope (declaring the
  * extension, or not), the standard headers the SDK requires (Mcp-Name names the tool or the task), and
- * the answer parsed. What a real client sends is in tests/mcp/tasks-client.test.ts.
+ * the answer parsed. What a real client sends is in tests/mcp/tasks/tasks-client.test.ts.
  */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 

@@ -13,7 +13,7 @@ import {
  * What a search summary claims about its posts, computed from the record in one place: which
  * platforms the record has, how many posts of each, the top posts and the top voices, and the measure
  * each list is ranked by. The text (searches.ts) and `structuredContent` are both written from these
- * facts, so they cannot disagree; tests/mcp/summary-truth.test.ts checks them against raw records.
+ * facts, so they cannot disagree; tests/mcp/results/summary-truth.test.ts checks them against raw records.
  */
 export interface SearchFacts {
   /** Every platform the record has anything for (posts, interactions, sentiment), in POST_KINDS order. */

@@ -10,7 +10,7 @@
  *   high);
  * - a character outside ASCII: one token; three beyond the Basic Multilingual Plane (emoji, styled
  *   letters such as 𝓗, which take up to four bytes and as many tokens).
- * tests/mcp/answer-budget.test.ts checks it stays at or above o200k (gpt-tokenizer) on real answers
+ * tests/mcp/results/answer-budget.test.ts checks it stays at or above o200k (gpt-tokenizer) on real answers
  * and on hostile text.
  */
 

@@ -49,7 +49,7 @@ export interface DirectRequest {
  * keep-alive comments while the call runs). A result these bytes cannot be written for (a block of
  * another kind, output that fails the tool's output schema) or a call that sent progress is answered by
  * the SDK from the finished result, as a waiting call's end is (./waiting-call.ts).
- * tests/mcp/direct-wire.test.ts compares both paths byte for byte.
+ * tests/mcp/sdk-bypass/direct-wire.test.ts compares both paths byte for byte.
  */
 export class DirectCalls {
   constructor(readonly deps: DirectCallsDeps) {}

@@ -14,7 +14,7 @@ import { outputCheckFor } from './output-check.js';
  * The wire of a plain tools/call as the SDK serves it: which requests the direct paths may
  * answer themselves (plainToolCall, asking the SDK's own classifier) and the bytes of the SDK's answer
  * (responseText). ./direct-call.ts answers calls that do not wait with it, ./waiting-direct.ts calls
- * that wait; tests/mcp/direct-wire.test.ts and waiting-wire*.test.ts hold both to the SDK's bytes.
+ * that wait; tests/mcp/sdk-bypass/direct-wire.test.ts and waiting-wire*.test.ts hold both to the SDK's bytes.
  */
 
 /** The 2026-07-28 envelope keys a tools/call may carry in `_meta` (beside a progress token). */

@@ -10,7 +10,7 @@ import { eraOf, MODERN_REVISION } from './era.js';
  * The wire of the tasks extension where the bypass answers it: a plain tasks/get (the request every
  * task's client repeats), the CreateTaskResult a task-creating tools/call answers with, and the
  * "not found" error. The bytes are those the SDK writes for the same results from
- * ../tasks/sdk-methods.ts (tests/mcp/task-wire.test.ts compares them).
+ * ../tasks/sdk-methods.ts (tests/mcp/sdk-bypass/task-wire.test.ts compares them).
  */
 
 /** A tasks/get the bypass may answer: its JSON-RPC id and the task id. */

@@ -30,7 +30,7 @@ export type WaitingCallsDeps = DirectWaitingDeps;
  *
  * A call that never waits (an error, a refusal, an instant result) is answered by the first exchange
  * as is. A plain call (./direct-wire.ts:plainToolCall: what almost every client sends) needs neither
- * exchange: ./waiting-direct.ts answers it; this path serves the rest. tests/mcp/waiting-wire.test.ts
+ * exchange: ./waiting-direct.ts answers it; this path serves the rest. tests/mcp/sdk-bypass/waiting-wire.test.ts
  * compares all three paths byte for byte.
  */
 export class WaitingCalls {

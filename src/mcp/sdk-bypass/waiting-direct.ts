@@ -46,7 +46,7 @@ export interface DirectWaitingRequest {
  * progress notification as the SDK's transport does; progress notifications, the SDK's keep-alive
  * comments and the result (./direct-wire.ts:responseText). A result those bytes cannot be written for
  * (output its schema refuses, a block of another kind) is framed by the SDK from the finished call, as
- * ./waiting-call.ts ends every call. tests/mcp/waiting-wire*.test.ts compare the wire with the SDK's
+ * ./waiting-call.ts ends every call. tests/mcp/sdk-bypass/waiting-wire*.test.ts compare the wire with the SDK's
  * own path byte for byte.
  *
  * Served by @hono/node-server (the route passes Node's response), the event stream is written straight

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { argumentProblems } from '../../../src/mcp/catalog/arg-words.js';
+
+const platforms = z.object({ platforms: z.array(z.enum(['twitter', 'reddit'])) });
+const issuesOf = (input: unknown) => {
+  const parsed = platforms.safeParse(input, { reportInput: true });
+  if (parsed.success) throw new Error('expected a refusal');
+  return parsed.error.issues;
+};
+
+describe('argument errors a model can act on', () => {
+  it('names each bad value once and the choices once', () => {
+    const text = argumentProblems(issuesOf({ platforms: ['tiktok', 'tiktok', 'mastodon'] }));
+    expect(text).toBe(
+      'platforms: "tiktok", "mastodon" are not covered by the upstream; it covers twitter, reddit',
+    );
+  });
+
+  it('keeps the sentence short whatever the caller sends: long values cut, many values counted', () => {
+    const long = 'y'.repeat(100_000);
+    const many = Array.from({ length: 5_000 }, (_, i) => `p${i}`);
+    const text = argumentProblems(issuesOf({ platforms: [long, ...many] }));
+    expect(text.length).toBeLessThan(400);
+    expect(text).toContain(`"${'y'.repeat(38)}…`);
+    expect(text).toContain('and 4996 more');
+  });
+});
