@@ -14,7 +14,9 @@
  * - markdown images lose their `!`-bracket form, so a client rendering markdown loads nothing from a
  *   stranger's host (a link stays a link, opened only if someone chooses to).
  * Markdown results then put such text inside one fenced block, introduced by a sentence saying what it
- * is (`fenced`, `fencedBlock`).
+ * is (`fenced`, `fencedBlock`). A prompt's free-text arguments, typed by whoever starts it, go in the
+ * same fence (`fence`), after the prompt's own sentence saying they are data: one fence for every text
+ * a model must not take as instructions.
  */
 
 export const UNTRUSTED_NOTICE =
@@ -130,7 +132,15 @@ export function fenced(lines: readonly string[], notice = UNTRUSTED_NOTICE): str
   return [notice, OPEN, ...lines.map(clean), CLOSE].join('\n');
 }
 
-/** A block of untrusted text (a report, JSON) inside the fence, its lines kept. */
+/** A block of untrusted text (a report, JSON) inside the fence, its lines kept, after the notice. */
 export function fencedBlock(text: string, notice = UNTRUSTED_NOTICE): string {
-  return [notice, OPEN, clean(text), CLOSE].join('\n');
+  return `${notice}\n${fence(text)}`;
+}
+
+/**
+ * Untrusted text inside the fence, its lines kept, with no notice: for a caller that says once what
+ * several fenced values are (a prompt's arguments). Cleaned, so nothing in it can close the fence.
+ */
+export function fence(text: string): string {
+  return `${OPEN}\n${clean(text)}\n${CLOSE}`;
 }

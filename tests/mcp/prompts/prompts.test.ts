@@ -56,7 +56,9 @@ describe.each([
     });
     const text = textOf(prompt);
     expect(prompt.messages[0].role).toBe('user');
-    expect(text).toContain('Narrative:\n```text\nHeat pumps fail in cold weather\n```');
+    expect(text).toContain(
+      'Narrative:\n<untrusted-content>\nHeat pumps fail in cold weather\n</untrusted-content>',
+    );
     const start = new Date(Date.now() - 14 * 86_400_000).toISOString().slice(0, 10);
     expect(text).toMatch(
       new RegExp(`1\\. submit_keyword_search .*start_date ${start}.*Costs 1 search credit`),
@@ -74,7 +76,7 @@ describe.each([
       [
         'profile_account',
         { handle: '@examplenews', platform: 'instagram' },
-        /submit_user_search with the handle as query and platform instagram\. Costs 1 search credit[\s\S]*```text\nexamplenews\n```/,
+        /submit_user_search with the handle as query and platform instagram\. Costs 1 search credit[\s\S]*<untrusted-content>\nexamplenews\n<\/untrusted-content>/,
       ],
       ['compare_brands', { brand_a: 'Acme', brand_b: 'Globex' }, /1 search credit each \(2 in all\)/],
       [
