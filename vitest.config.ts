@@ -34,6 +34,10 @@ const ONCE = [
   'tests/mcp/results/shape.test.ts',
   'tests/mcp/results/text-format.test.ts',
   'tests/mcp/results/summary-truth.test.ts',
+  'tests/mcp/results/interactions-truth.test.ts',
+  // The preview memory is the process's, whatever the engine.
+  'tests/mcp/results/preview-since.test.ts',
+  'tests/mcp/tools/preview-memory.test.ts',
   'tests/mcp/results/untrusted-clean.test.ts',
   'tests/mcp/sdk-bypass/output-check.test.ts',
   'tests/mcp/sdk-bypass/direct-replay.test.ts',

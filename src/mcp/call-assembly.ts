@@ -3,6 +3,7 @@ import { metrics } from '../metrics/index.js';
 import { createUpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import type { CancellationRegistry } from './cancellation/inflight.js';
 import type { CatalogDeps } from './catalog/types.js';
+import { PreviewMemory } from './tools/preview-memory.js';
 import { DEFAULT_TOOL_OPTIONS, type SubmitReuse, type ToolOptions } from './tools/types.js';
 import { TimerWheel } from './waiting/timer-wheel.js';
 import { WaitScheduler } from './waiting/wait-scheduler.js';
@@ -66,6 +67,7 @@ export function assembleCatalog(setting: CallSetting, tuning: CallTuning): Catal
     running: new Set<Promise<unknown>>(),
     waits: new WaitScheduler(options, setting.stopWaiting, Date.now, setting.wheel ?? new TimerWheel()),
     ...(setting.reuse ? { reuse: setting.reuse } : {}),
+    previews: new PreviewMemory(),
   };
 }
 

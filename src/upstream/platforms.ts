@@ -83,3 +83,41 @@ export function postKindOf(record: { platform?: unknown; post_url?: unknown }): 
 export function upstreamPostsFilter(kind: string): string | undefined {
   return (UPSTREAM_POSTS_FILTERS as readonly string[]).includes(kind) ? kind : undefined;
 }
+
+/** Hosts of each kind of post, as its links name them. */
+const POST_HOSTS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(^|\.)(x|twitter)\.com$/, 'twitter'],
+  [/(^|\.)reddit\.com$|(^|\.)redd\.it$/, 'reddit'],
+  [/(^|\.)bsky\.app$/, 'bluesky'],
+  [/(^|\.)youtube\.com$|(^|\.)youtu\.be$/, 'youtube'],
+  [/(^|\.)threads\.(net|com)$/, 'threads'],
+  [/(^|\.)facebook\.com$|(^|\.)fb\.com$/, 'facebook'],
+  [/(^|\.)instagram\.com$/, 'instagram'],
+  [/(^|\.)weibo\.(com|cn)$/, 'weibo'],
+  [/(^|\.)linkedin\.com$/, 'linkedin'],
+];
+
+/**
+ * Which kind of post a compact post is where no list says (a keyword search's `tweet_preview`, whose
+ * posts carry no platform): its link's host (`youtube.com`), or a first path segment that names a
+ * kind (`/youtube/watch?v=…`, as links through a proxy or mirror read); a twitter post by its user
+ * fields (documented for twitter alone). A YouTube link to a comment is a `youtube_comment`, as in
+ * postKindOf. Undefined when the record does not tell.
+ */
+export function compactPostKind(post: { l?: unknown; u_id?: unknown }): string | undefined {
+  let kind: string | undefined;
+  if (typeof post.l === 'string') {
+    try {
+      const link = new URL(post.l);
+      const host = link.hostname.toLowerCase();
+      kind = POST_HOSTS.find(([pattern]) => pattern.test(host))?.[1];
+      const first = link.pathname.split('/')[1] ?? '';
+      if (!kind && (POST_KINDS as readonly string[]).includes(first)) kind = first;
+    } catch {
+      // Not a link: the user fields may still tell.
+    }
+  }
+  kind ??= post.u_id !== undefined ? 'twitter' : undefined;
+  if (kind === 'youtube' && typeof post.l === 'string' && /[?&]lc=/.test(post.l)) return 'youtube_comment';
+  return kind;
+}

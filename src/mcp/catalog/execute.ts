@@ -252,6 +252,7 @@ export async function admit(
       waits: deps.waits,
       ...(env.onWaitStart ? { onWaitStart: env.onWaitStart } : {}),
       ...(deps.reuse ? { reuse: deps.reuse } : {}),
+      ...(deps.previews ? { previews: deps.previews.of(caller.connectionKey) } : {}),
     };
     const args = gate ? gate.args : parsed.data;
     return new AdmittedCall({

@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.js';
 import type { PolicyCall, PolicyGate } from '../../teams/tool-policy.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import type { CancellationRegistry } from '../cancellation/inflight.js';
+import type { PreviewMemory } from '../tools/preview-memory.js';
 import type { SubmitReuse, ToolOptions, ToolOutput } from '../tools/types.js';
 import type { WaitScheduler } from '../waiting/wait-scheduler.js';
 
@@ -31,6 +32,8 @@ export interface CatalogDeps {
   waits: WaitScheduler;
   /** Reuse of identical recent submits (../reuse/); absent, every submit creates its work. */
   reuse?: SubmitReuse;
+  /** Which preview posts each connection was shown (../tools/preview-memory.ts); absent, all are shown. */
+  previews?: PreviewMemory;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { POST_KINDS, postKindOf, VIEWS_FOR_INTERACTIONS } from '../../upstream/platforms.js';
+import { compactPostKind, POST_KINDS, postKindOf, VIEWS_FOR_INTERACTIONS } from '../../upstream/platforms.js';
 import { clip } from './fence.js';
 import { day, isRecord, num } from './format.js';
 
@@ -12,7 +12,7 @@ import { day, isRecord, num } from './format.js';
  * likes plus comments and its views are given apart, as `views`.
  */
 export interface PostSummary {
-  /** The kind of post (posts.ts POST_KINDS); absent where upstream does not say (a keyword search's preview). */
+  /** The kind of post (platforms.ts POST_KINDS); absent where neither its list nor its record tells. */
   platform?: string;
   author?: string;
   date?: string;
@@ -48,23 +48,62 @@ function sum(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined || b === undefined ? undefined : a + b;
 }
 
-/** A compact post's interactions (the one measure every ranking uses); no summary is built for it. */
-export function compactInteractions(kind: string | undefined, post: unknown): number | undefined {
-  if (!isRecord(post)) return undefined;
-  return kind === VIEWS_FOR_INTERACTIONS
-    ? sum(numberOf(post.like), numberOf(post.comment))
-    : numberOf(post.i);
+/** A post's counts as upstream gives them, whichever shape they came in. */
+export interface PostCounts {
+  /** Upstream's interaction figure (`i`, `total_interactions_count`): a YouTube video's is its views. */
+  figure?: number | undefined;
+  likes?: number | undefined;
+  comments?: number | undefined;
+  views?: number | undefined;
 }
 
-/** A compact post (`d` text, `n` author, `l` URL, `t` time, `i` interactions) of `kind`, if known. */
+/**
+ * The one definition of a post's interactions, used by previews, lists, rankings and summaries alike:
+ * upstream's interaction figure (likes, comments, shares and the like), except for a YouTube video,
+ * whose figure is its views: its interactions are its likes plus comments, and its views are given
+ * apart, as views.
+ */
+export function postInteractions(
+  kind: string | undefined,
+  counts: PostCounts,
+): { interactions?: number; views?: number } {
+  if (kind !== VIEWS_FOR_INTERACTIONS)
+    return counts.figure === undefined ? {} : { interactions: counts.figure };
+  const interactions = sum(counts.likes, counts.comments);
+  const views = counts.views ?? counts.figure;
+  return {
+    ...(interactions === undefined ? {} : { interactions }),
+    ...(views === undefined ? {} : { views }),
+  };
+}
+
+/** A compact post's counts (`i`, `like`, `comment`, `view`). */
+function compactCounts(post: Record<string, unknown>): PostCounts {
+  return {
+    figure: numberOf(post.i),
+    likes: numberOf(post.like),
+    comments: numberOf(post.comment),
+    views: numberOf(post.view),
+  };
+}
+
+/** A compact post's interactions (the one measure every ranking uses); no summary is built for it. */
+export function compactInteractions(kind: string | undefined, post: unknown): number | undefined {
+  return isRecord(post) ? postInteractions(kind, compactCounts(post)).interactions : undefined;
+}
+
+/**
+ * A compact post (`d` text, `n` author, `l` URL, `t` time, `i` interactions) of `kind`; where no list
+ * names its kind (a keyword search's preview), the kind its own record tells (compactPostKind).
+ */
 export function fromCompact(kind: string | undefined, post: unknown): PostSummary {
   const p = isRecord(post) ? post : {};
+  const platform = kind ?? compactPostKind(p);
   return summary({
-    platform: kind,
+    platform,
     author: stringOf(p.n),
     date: stringOf(p.t),
-    interactions: compactInteractions(kind, p),
-    views: kind === VIEWS_FOR_INTERACTIONS ? (numberOf(p.view) ?? numberOf(p.i)) : undefined,
+    ...postInteractions(platform, compactCounts(p)),
     url: stringOf(p.l),
     text: String(p.d ?? ''),
   });
@@ -75,15 +114,16 @@ export function fromPostsData(post: unknown): PostSummary {
   const p = isRecord(post) ? post : {};
   const kind = postKindOf(p);
   const stats = isRecord(p.statistics) ? p.statistics : {};
-  const youtube = kind === VIEWS_FOR_INTERACTIONS;
   return summary({
     platform: kind,
     author: stringOf(p.username) ?? stringOf(p.user_name),
     date: stringOf(p.created_at) ?? stringOf(p.date_published),
-    interactions: youtube
-      ? sum(numberOf(stats.like_count), numberOf(stats.comment_count))
-      : numberOf(p.total_interactions_count),
-    views: youtube ? (numberOf(stats.view_count) ?? numberOf(p.total_interactions_count)) : undefined,
+    ...postInteractions(kind, {
+      figure: numberOf(p.total_interactions_count),
+      likes: numberOf(stats.like_count),
+      comments: numberOf(stats.comment_count),
+      views: numberOf(stats.view_count),
+    }),
     followers: numberOf(p.followers_count) ?? numberOf(p.user_follower_count),
     url: stringOf(p.post_url) ?? stringOf(p.url),
     text: String(p.text ?? p.shared_content_text ?? ''),

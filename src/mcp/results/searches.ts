@@ -6,7 +6,8 @@ import { isRecord, num, percentOf, plural, withoutNulls } from './format.js';
 import { link, postsUri, searchUri, topicTreeUri } from './links.js';
 import type { ResultOutput as ToolOutput } from './output.js';
 import { type Detail, POSTS_LIMIT_DEFAULT } from './output.js';
-import { authorLabel, fromCompact, type LineContext, type PostSummary, postLine } from './posts.js';
+import { authorLabel, type LineContext, type PostSummary, postLine } from './posts.js';
+import { type PreviewShown, previewOf } from './preview.js';
 import { analysedPlatforms, type RecordPosts, type SearchFacts, searchFacts } from './search-facts.js';
 import type { Truncation } from './shape.js';
 import { userProfileLines } from './user-profile.js';
@@ -32,6 +33,8 @@ export interface SearchView {
   postsError?: string;
   /** Followers by `platform\u0000handle`, where read besides the record (a keyword search's twitter posts). */
   followers?: ReadonlyMap<string, number>;
+  /** While it runs: the preview posts this caller was not shown yet; absent, the whole preview. */
+  preview?: PreviewShown;
 }
 
 const TOOLS = {
@@ -54,10 +57,29 @@ function headline(view: SearchView): string {
   return `${TOOLS[kind].label} ${record.id} ${what}: ${state}.`;
 }
 
-/** A search's preview posts while it runs; a keyword search's preview does not say each post's platform. */
-function previewPosts(view: SearchView): PostSummary[] {
-  const platform = view.kind === 'user' ? (view.record.platform ?? undefined) : undefined;
-  return (view.record.tweet_preview ?? []).map((p) => fromCompact(platform, p));
+/** A search's preview while it runs: what the caller was not shown yet, or the whole of it. */
+function previewShown(view: SearchView): PreviewShown {
+  return view.preview ?? { posts: previewOf(view.kind, view.record).map((p) => p.post), earlier: 0 };
+}
+
+/** The preview's lines: its new posts, fenced, and how many shown before are left out. */
+function previewLines(preview: PreviewShown, known: LineContext): { lines: string[]; untrusted: string[] } {
+  const { posts, earlier } = preview;
+  const before = earlier
+    ? `${plural(earlier, 'preview post')} shown in an earlier answer ${earlier === 1 ? 'is' : 'are'} not repeated; the finished search lists every post.`
+    : '';
+  if (posts.length === 0)
+    return { lines: before ? [`No new preview posts since the last answer: ${before}`] : [], untrusted: [] };
+  const by = posts.some((p) => p.views !== undefined)
+    ? ' (YouTube videos: likes + comments; views apart)'
+    : '';
+  return {
+    lines: before ? [before] : [],
+    untrusted: [
+      `${plural(posts.length, earlier ? 'new preview post' : 'preview post')}, as upstream sent them${by}:`,
+      ...posts.map((p, i) => postLine(p, i + 1, known)),
+    ],
+  };
 }
 
 function moreLine(view: SearchView, hasResults: boolean): string {
@@ -186,14 +208,12 @@ function summaryOutput(view: SearchView): ToolOutput {
     data.top_posts = facts.top;
     if (facts.voices.length) data.top_voices = facts.voices;
   } else if (!view.completed) {
-    const preview = previewPosts(view);
-    if (preview.length) {
-      untrusted.push(
-        `${plural(preview.length, 'preview post')}, as upstream sent them:`,
-        ...preview.map((p, i) => postLine(p, i + 1, known)),
-      );
-    }
-    data.preview_posts = preview;
+    const preview = previewShown(view);
+    const shown = previewLines(preview, known);
+    lines.push(...shown.lines);
+    untrusted.push(...shown.untrusted);
+    data.preview_posts = preview.posts;
+    if (preview.earlier) data.preview_shown_before = preview.earlier;
   }
   lines.push(...analysis.facts);
   untrusted.push(...analysis.untrusted);

@@ -9,7 +9,7 @@ import { detailOutput, pendingFields, truncationOutput } from './common.js';
  */
 
 export const postSummaryOutput = z.looseObject({
-  platform: z.string().optional().describe('Absent in a keyword search preview, which does not say.'),
+  platform: z.string().optional().describe('Absent where the record does not tell.'),
   author: z.string().optional(),
   date: z.string().optional(),
   interactions: z
@@ -47,7 +47,11 @@ const searchFields = {
     .optional()
     .describe('Summary: the accounts whose posts here drew most interactions.'),
   post_counts: z.looseObject({}).optional().describe('Summary: posts per platform, as paging returns them.'),
-  preview_posts: z.array(postSummaryOutput).optional().describe('Summary, while running: preview posts.'),
+  preview_posts: z
+    .array(postSummaryOutput)
+    .optional()
+    .describe('Summary, while running: preview posts not shown in an earlier answer.'),
+  preview_shown_before: z.number().optional().describe('Preview posts left out: shown in an earlier answer.'),
   _truncated: truncationOutput,
 };
 

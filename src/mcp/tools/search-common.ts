@@ -2,6 +2,7 @@ import type { SearchDetails } from '../../upstream/schemas.js';
 import { percentOf } from '../results/format.js';
 import { type Detail, TOP_POSTS_DEFAULT } from '../results/output.js';
 import { fromPostsData, type PostSummary } from '../results/posts.js';
+import { type PreviewShown, previewOf } from '../results/preview.js';
 import { searchOutput } from '../results/searches.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { twitterFollowers } from './followers.js';
@@ -183,6 +184,7 @@ export async function searchResult(
     detail === 'summary' && state.completed && kind === 'keyword' && hasTwitterPosts(record)
       ? await twitterFollowers(ctx, record.id)
       : null;
+  const preview = detail === 'summary' ? previewFor(ctx, kind, state) : undefined;
   return searchOutput({
     kind,
     ...state,
@@ -191,5 +193,31 @@ export async function searchResult(
     ...(posts ? { posts } : {}),
     ...(postsError ? { postsError } : {}),
     ...(followers ? { followers } : {}),
+    ...(preview ? { preview } : {}),
   });
+}
+
+/**
+ * The preview posts a summary of a running search shows: those this caller was not shown yet
+ * (./preview-memory.ts), so a wait's answer does not resend the last one's. A search that ended is
+ * forgotten: its answer shows its results, not its preview.
+ */
+function previewFor(
+  ctx: ToolContext,
+  kind: 'keyword' | 'user',
+  state: SearchState,
+): PreviewShown | undefined {
+  const memory = ctx.previews;
+  if (!memory) return undefined;
+  const search = `${kind}:${state.record.id}`;
+  if (state.completed) {
+    memory.forget(search);
+    return undefined;
+  }
+  const all = previewOf(kind, state.record);
+  const { fresh, earlier } = memory.take(
+    search,
+    all.map((p) => p.key),
+  );
+  return { posts: all.filter((_, i) => fresh[i]).map((p) => p.post), earlier };
 }

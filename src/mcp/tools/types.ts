@@ -6,6 +6,7 @@ import type { ResultOutput } from '../results/output.js';
 import type { ProgressUpdate } from '../waiting/wait.js';
 import type { WaitScheduler } from '../waiting/wait-scheduler.js';
 import type { ToolOptions } from './options.js';
+import type { ShownPreviews } from './preview-memory.js';
 import type { Toolset } from './toolsets.js';
 
 export type { ProgressUpdate } from '../waiting/wait.js';
@@ -36,6 +37,8 @@ export interface ToolContext {
   onWaitStart?(): void;
   /** Finds an identical recent submit instead of paying again (absent: every submit creates its work). */
   reuse?: SubmitReuse;
+  /** The preview posts this caller was shown of running searches (absent: every preview is shown whole). */
+  previews?: ShownPreviews;
 }
 
 /** The kinds of upstream job, as the scheduler keys them (`keyword_search:42`). */

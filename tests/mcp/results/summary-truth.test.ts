@@ -311,7 +311,7 @@ describe('a keyword search summary tells the truth about its record', () => {
     ];
     for (const c of cases) claims(c);
   });
-  it('a running keyword search shows its preview posts without claiming a platform upstream did not give', () => {
+  it('a running keyword search names each preview post platform from its record, never a view count as interactions', () => {
     const dataset = keywordDataset({
       query: 'heat pumps',
       platforms: ['twitter', 'youtube', 'reddit'],
@@ -334,8 +334,13 @@ describe('a keyword search summary tells the truth about its record', () => {
     const lines = [...out.text.matchAll(/^\d+\. (.*)$/gm)].map((m) => m[1] as string);
     expect(lines).toHaveLength(dataset.preview.length);
     expect(dataset.preview.some((p: Json) => String(p.l).includes('/youtube/'))).toBe(true);
-    for (const line of lines) expect(line).not.toMatch(/^(twitter|reddit|youtube)\b/);
-    for (const p of (out.data as Json).preview_posts) expect(p.platform).toBeUndefined();
+    const byUrl = new Map(dataset.postsData.map((p: Json) => [p.post_url, p]));
+    for (const [i, p] of (dataset.preview as Json[]).entries()) {
+      const kind = String(byUrl.get(p.l)?.platform);
+      expect(lines[i]).toMatch(new RegExp(`^${kind} · `));
+      if (kind === 'youtube')
+        expect(lines[i]).toContain(` · ${Number(p.view).toLocaleString('en-US')} views`);
+    }
     expect(out.text).not.toMatch(/ by interactions/);
   });
 });
