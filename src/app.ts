@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { SharedRateLimiter } from './accounts/rate-limits.js';
 import type { Config } from './config.js';
-import { isUnstorableText, type OpenStore, scalar } from './db/store/index.js';
+import { isDatabaseUnavailable, isUnstorableText, type OpenStore, scalar } from './db/store/index.js';
 import { compressJson } from './http/compress.js';
 import type { AppEnv } from './http/env.js';
 import { jsonError } from './http/errors.js';
@@ -28,6 +28,7 @@ import { notFound } from './web/not-found/page.js';
 import { webRoutes } from './web/routes.js';
 import { sessionMiddleware } from './web/session.js';
 import { teamRoutes } from './web/teams/routes.js';
+import { databaseUnavailable } from './web/unavailable/page.js';
 
 /** Everything the app needs from the process; built by main.ts (or a test). */
 export interface AppDeps {
@@ -53,6 +54,24 @@ export interface App {
   ready: Promise<void>;
   /** Ends what outlives requests (waiting tool calls); the HTTP server is closed by its owner. */
   close(): Promise<void>;
+}
+
+/** The Retry-After of a request that needed the database while it was out of reach: a restart's length. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * 503 with Retry-After while the database cannot be reached (docs/operations.md, "When the database is
+ * out of reach"): in JSON-RPC on /mcp, where an MCP client reads nothing else (-32000, the implementation's
+ * server-error range, JSON-RPC 2.0 §5.1; the id is not known here), a page or JSON elsewhere.
+ */
+function unavailable(c: Context<AppEnv>) {
+  const path = c.req.path;
+  if (path !== '/mcp' && !path.startsWith('/mcp/'))
+    return databaseUnavailable(c, DATABASE_RETRY_AFTER_SECONDS);
+  const message = `The server cannot reach its database right now (it may be restarting). Retry in ${DATABASE_RETRY_AFTER_SECONDS} s.`;
+  return c.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, 503, {
+    'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
 }
 
 /**
@@ -182,6 +201,11 @@ export function createApp(deps: AppDeps): App {
         'bad_request',
         'The request contains a NUL character, which no field accepts.',
       );
+    }
+    // Before the client-gone check: a lost database connection can look like a request cut short.
+    if (isDatabaseUnavailable(error)) {
+      (c.get('log') ?? logger).warn({ err: error }, 'database unavailable: answered 503');
+      return unavailable(c);
     }
     if (clientGone(c)) {
       (c.get('log') ?? logger).info({ reason: error.message }, 'request aborted by the client');

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   appendFileSync,
@@ -13,6 +13,7 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import postgres from 'postgres';
 
 /**
@@ -25,6 +26,13 @@ export interface PostgresCluster {
   /** Superuser URL of the `postgres` database (create and drop test databases through it). */
   adminUrl: string;
   stop(): void;
+  /**
+   * Shuts the server down as an operator's restart does (`pg_ctl stop -m fast`: every session ended
+   * with 57P01, new connections refused) and starts it again on the same port, with an `outage` between
+   * the two. Asynchronous, so a server in the test's own process keeps answering meanwhile.
+   */
+  shutDown(): Promise<void>;
+  startAgain(): Promise<void>;
 }
 
 const SETTINGS = [
@@ -166,7 +174,17 @@ export async function startPostgresCluster(settings: readonly string[] = []): Pr
         '60',
         'start',
       ]);
-      return { adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stop };
+      const pgCtl = (args: string[]) =>
+        promisify(execFile)(join(bin, 'pg_ctl'), ['-D', data, ...args], { ...user, cwd: folder }).then(
+          () => {},
+        );
+      return {
+        adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+        stop,
+        shutDown: () => pgCtl(['-m', 'fast', '-w', 'stop']),
+        startAgain: () =>
+          pgCtl(['-l', join(folder, 'server.log'), '-o', `-p ${port}`, '-w', '-t', '60', 'start']),
+      };
     } catch (error) {
       if (attempt >= 3) {
         stop();

@@ -33,3 +33,4 @@ export type {
   StoreOptions,
   Tables,
 } from './types.js';
+export { isDatabaseUnavailable } from './unavailable.js';

@@ -19,6 +19,17 @@ export interface PostgresStoreOptions extends StoreOptions {
 }
 
 /**
+ * How long a pool connection waits before it connects again after an error, in seconds: doubling from
+ * 50 ms to at most 1 s. postgres.js's own grows to 20 s, and a query queued on the connection waits it
+ * out, so during a restart requests took up to 25 s to be answered 503, and as long to recover after
+ * it (tests/reliability/database-outage.test.ts). One attempt a second per connection costs a database
+ * that is down nothing.
+ */
+export function reconnectDelaySeconds(retries: number): number {
+  return Math.min(0.05 * 2 ** retries, 1);
+}
+
+/**
  * The PostgreSQL store: postgres.js (a pool, statements prepared per connection) behind drizzle's
  * pg-core. Transactions run at READ COMMITTED, PostgreSQL's default; what SQLite's single writer gave
  * for free is asked for explicitly: a row lock on the aggregate's root row (forUpdate in query.ts) or a
@@ -30,6 +41,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     // Notices (e.g. "relation already exists, skipping") are not the operator's business.
     onnotice: () => {},
     connection: { application_name: 'social-intel-mcp' },
+    backoff: reconnectDelaySeconds,
   });
   const t = pgTables as Tables;
   const prepare = options.prepare ?? true;

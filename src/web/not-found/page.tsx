@@ -1,29 +1,8 @@
 import type { Context } from 'hono';
-import { accepts } from 'hono/accepts';
 import type { AppEnv } from '../../http/env.js';
 import { jsonError } from '../../http/errors.js';
+import { wantsJson } from '../../http/wants-json.js';
 import { Layout, privatePage } from '../layout.js';
-
-/**
- * Paths machines call: an unknown path under them is answered in JSON whatever the Accept header
- * says (an MCP or OAuth client reading an HTML page would only report a parse error).
- */
-const API_PREFIXES = [
-  '/mcp',
-  '/.well-known/',
-  '/token',
-  '/register',
-  '/revoke',
-  '/metrics',
-  '/healthz',
-  '/readyz',
-];
-
-function isApiPath(path: string): boolean {
-  return API_PREFIXES.some(
-    (prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),
-  );
-}
 
 /**
  * The app's 404: an HTML page with a way home for people, JSON for API paths and for clients that
@@ -31,11 +10,7 @@ function isApiPath(path: string): boolean {
  */
 export function notFound(c: Context<AppEnv>) {
   const path = c.req.path;
-  const wantsJson =
-    isApiPath(path) ||
-    accepts(c, { header: 'Accept', supports: ['text/html', 'application/json'], default: 'text/html' }) ===
-      'application/json';
-  if (wantsJson) return jsonError(c, 404, 'not_found', `Nothing is served at ${path}.`);
+  if (wantsJson(c)) return jsonError(c, 404, 'not_found', `Nothing is served at ${path}.`);
   const user = c.get('user');
   // Signed in, the header carries the sign-out form's CSRF token: never cached.
   return privatePage(
