@@ -19,6 +19,8 @@ export interface CallTuning extends Partial<ToolOptions> {
   upstreamMaxRetries?: number;
   /** First retry backoff (default 200 ms). */
   upstreamBackoffMs?: number;
+  /** How long a host's circuit first stays open for a credential after failures in a row (default 10 s). */
+  upstreamCircuitOpenMs?: number;
 }
 
 /** What differs between the hosted server and the stdio server: each passes its own. */
@@ -81,11 +83,14 @@ export function toolOptionsFrom(tuning: CallTuning): ToolOptions {
   return options;
 }
 
-/** The upstream client's timeout and retries: unset, the client's own defaults. */
+/** The upstream client's timeout, retries and circuit: unset, the client's own defaults. */
 function upstreamPolicy(
   tuning: CallTuning,
-): Pick<UpstreamClientOptions, 'timeoutMs' | 'maxRetries' | 'backoffBaseMs'> {
+): Pick<UpstreamClientOptions, 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'circuit'> {
   return {
+    ...(tuning.upstreamCircuitOpenMs !== undefined
+      ? { circuit: { openMs: tuning.upstreamCircuitOpenMs, maxOpenMs: tuning.upstreamCircuitOpenMs * 6 } }
+      : {}),
     ...(tuning.upstreamTimeoutMs !== undefined ? { timeoutMs: tuning.upstreamTimeoutMs } : {}),
     ...(tuning.upstreamMaxRetries !== undefined ? { maxRetries: tuning.upstreamMaxRetries } : {}),
     ...(tuning.upstreamBackoffMs !== undefined ? { backoffBaseMs: tuning.upstreamBackoffMs } : {}),

@@ -14,6 +14,7 @@ export type UpstreamErrorKind =
   | 'http' // any other non-2xx
   | 'timeout' // our per-request timeout fired
   | 'network' // connection refused/reset, DNS, TLS …
+  | 'unavailable' // not asked: its circuit is open after failures in a row (./circuit-breaker.ts)
   | 'malformed' // 2xx whose body is not the JSON we expect
   | 'aborted'; // the caller cancelled
 
@@ -35,7 +36,10 @@ export class UpstreamError extends Error {
   readonly detail: string | null;
   /** For 402: the numbers from the body. */
   readonly credits: CreditShortfall | null;
-  /** For 429: how long upstream asked us to wait, in ms (null when it did not say). */
+  /**
+   * For 429: how long upstream asked us to wait, in ms (null when it did not say); for `unavailable`:
+   * when its circuit lets a request through again.
+   */
   readonly retryAfterMs: number | null;
   /**
    * The fields a validation error names (the agent host's 422 `{detail: [{loc, msg}]}`): the request's

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { sendOnce } from './attempt.js';
+import { CIRCUIT_DEFAULTS, CircuitBreaker, type CircuitOptions } from './circuit-breaker.js';
 import { UPSTREAM_DEFAULTS } from './defaults.js';
 import {
   creditsFromBody,
@@ -10,6 +12,7 @@ import {
   parseRetryAfter,
   UpstreamError,
 } from './errors.js';
+import { RETRY_DEFAULTS, RetryPolicy } from './retry-policy.js';
 import { scrubbedDetail, scrubSecrets } from './scrub.js';
 import type {
   AttemptObserver,
@@ -46,6 +49,8 @@ export interface UpstreamClientOptions {
   backoffMaxMs?: number;
   /** A Retry-After longer than this is not waited for: the 429 is returned. Default 10 s. */
   maxRetryAfterMs?: number;
+  /** When failures in a row open a host's circuit for a credential (./circuit-breaker.ts). */
+  circuit?: Partial<CircuitOptions>;
   logger?: UpstreamLogger;
   /**
    * Told of every attempt (retries included): which host, the HTTP status or failure kind, and how
@@ -56,8 +61,8 @@ export interface UpstreamClientOptions {
 
 /**
  * The wire to both upstream hosts (it knows nothing of MCP or OAuth): one keep-alive pool
- * per origin, per-attempt timeouts, retries of idempotent reads, failures mapped to UpstreamError and
- * bodies parsed leniently. One instance is shared by every request; the caller's credentials are passed
+ * per origin, per-attempt timeouts, retries of idempotent reads and a circuit per host and credential
+ * (the policy: ./retry-policy.ts), failures mapped to UpstreamError and bodies parsed leniently. One instance is shared by every request; the caller's credentials are passed
  * to each call. The endpoints are grouped in endpoints/, one file per upstream resource.
  */
 export class UpstreamTransport {
@@ -66,10 +71,8 @@ export class UpstreamTransport {
   private readonly tokenHeader: string;
   private readonly userHeader: string;
   private readonly timeoutMs: number;
-  private readonly maxRetries: number;
-  private readonly backoffBaseMs: number;
-  private readonly backoffMaxMs: number;
-  private readonly maxRetryAfterMs: number;
+  private readonly retries: RetryPolicy;
+  private readonly circuit: CircuitBreaker;
   private readonly logger: UpstreamLogger | undefined;
   private readonly observe: AttemptObserver | undefined;
 
@@ -79,10 +82,13 @@ export class UpstreamTransport {
     this.tokenHeader = options.tokenHeader ?? UPSTREAM_DEFAULTS.tokenHeader;
     this.userHeader = options.userHeader ?? UPSTREAM_DEFAULTS.userHeader;
     this.timeoutMs = options.timeoutMs ?? UPSTREAM_DEFAULTS.timeoutMs;
-    this.maxRetries = options.maxRetries ?? 2;
-    this.backoffBaseMs = options.backoffBaseMs ?? 200;
-    this.backoffMaxMs = options.backoffMaxMs ?? 2_000;
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
+    this.retries = new RetryPolicy({
+      maxRetries: options.maxRetries ?? RETRY_DEFAULTS.maxRetries,
+      backoffBaseMs: options.backoffBaseMs ?? RETRY_DEFAULTS.backoffBaseMs,
+      backoffMaxMs: options.backoffMaxMs ?? RETRY_DEFAULTS.backoffMaxMs,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? RETRY_DEFAULTS.maxRetryAfterMs,
+    });
+    this.circuit = new CircuitBreaker({ ...CIRCUIT_DEFAULTS, ...options.circuit });
     this.logger = options.logger;
     this.observe = options.observe;
   }
@@ -95,7 +101,12 @@ export class UpstreamTransport {
     options?: CallOptions,
   ): Promise<z.infer<T>> {
     const signal = options?.signal ?? spec.signal;
-    const { text } = await this.request(creds, { ...spec, ...(signal ? { signal } : {}) });
+    const deadline = options?.deadline ?? spec.deadline;
+    const { text } = await this.request(creds, {
+      ...spec,
+      ...(signal ? { signal } : {}),
+      ...(deadline !== undefined ? { deadline } : {}),
+    });
     let json: unknown;
     try {
       json = text.trim() === '' ? {} : JSON.parse(text);
@@ -122,9 +133,10 @@ export class UpstreamTransport {
   }
 
   /**
-   * Sends one request, retrying idempotent reads (GET) on network errors, timeouts, 5xx and 429 with
-   * exponential backoff and full jitter; a 429's Retry-After is honoured up to `maxRetryAfterMs`.
-   * Every response body is read to the end (or cancelled) so the socket returns to the pool.
+   * Sends one request under the retry policy (./retry-policy.ts): idempotent reads (GET) retried on
+   * network errors, time-outs, 5xx and 429 with full-jitter back-off, a 429's Retry-After honoured when
+   * it fits; nothing runs past `spec.deadline`; an open circuit answers at once. Every response body is
+   * read to the end (or cancelled) so the socket returns to the pool.
    */
   async request(creds: UpstreamCredentials, spec: RequestSpec): Promise<{ status: number; text: string }> {
     const url = this.urlFor(spec);
@@ -136,42 +148,61 @@ export class UpstreamTransport {
       body = JSON.stringify(spec.body);
     }
     const idempotent = spec.method === 'GET';
-    const attempts = idempotent ? this.maxRetries + 1 : 1;
+    const deadline = spec.deadline ?? Number.POSITIVE_INFINITY;
+    const circuit = circuitKey(spec.host, creds);
     for (let attempt = 1; ; attempt++) {
+      const admission = this.circuit.admit(circuit, Date.now());
+      if (!admission.go) {
+        throw new UpstreamError({
+          kind: 'unavailable',
+          method: spec.method,
+          path: spec.path,
+          detail: `its last ${admission.failures} requests failed`,
+          retryAfterMs: admission.retryInMs,
+        });
+      }
+      const timeoutMs = Math.min(this.timeoutMs, deadline - Date.now());
+      if (timeoutMs <= 0) {
+        if (admission.probe) this.circuit.released(circuit);
+        throw new UpstreamError({
+          kind: 'timeout',
+          method: spec.method,
+          path: spec.path,
+          detail: 'no time left before the deadline',
+        });
+      }
       const started = performance.now();
       let failure: UpstreamError;
       try {
-        const response = await sendOnce(url, spec, headers, body, this.timeoutMs);
+        const response = await sendOnce(url, spec, headers, body, timeoutMs);
         const ms = Math.round(performance.now() - started);
         this.observe?.(spec.host, response.status, ms / 1000);
         this.logger?.debug(
           { upstream: spec.host, method: spec.method, path: spec.path, status: response.status, ms, attempt },
           'upstream call',
         );
+        if (response.status < 500) this.circuit.succeeded(circuit);
+        else this.circuit.failed(circuit, Date.now());
         if (response.status >= 200 && response.status < 300) return response;
         failure = this.httpError(spec, response, [creds.token, creds.userId]);
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         failure = error;
+        // The upstream's failure counts; the caller's abort, or a time-out cut short by its deadline, does not.
+        if (error.kind === 'network' || (error.kind === 'timeout' && timeoutMs === this.timeoutMs))
+          this.circuit.failed(circuit, Date.now());
+        else if (admission.probe) this.circuit.released(circuit);
         this.observe?.(spec.host, error.kind, (performance.now() - started) / 1000);
         this.logger?.debug(
           { upstream: spec.host, method: spec.method, path: spec.path, error: error.kind, attempt },
           'upstream call failed',
         );
       }
-      const retryable =
-        failure.kind === 'network' ||
-        failure.kind === 'timeout' ||
-        failure.kind === 'server' ||
-        failure.kind === 'rate_limited';
-      if (!retryable || attempt >= attempts || spec.signal?.aborted) throw failure;
-      let delay = this.backoff(attempt);
-      if (failure.kind === 'rate_limited' && failure.retryAfterMs !== null) {
-        if (failure.retryAfterMs > this.maxRetryAfterMs) throw failure;
-        delay = Math.max(delay, failure.retryAfterMs);
-      }
+      if (spec.signal?.aborted) throw failure;
+      const pause = this.retries.pauseBefore(idempotent, attempt, failure, deadline, Date.now());
+      if (pause === null) throw failure;
       try {
-        await sleep(delay, undefined, spec.signal ? { signal: spec.signal } : undefined);
+        await sleep(pause, undefined, spec.signal ? { signal: spec.signal } : undefined);
       } catch (cause) {
         throw new UpstreamError({ kind: 'aborted', method: spec.method, path: spec.path, cause });
       }
@@ -208,11 +239,6 @@ export class UpstreamTransport {
     });
   }
 
-  private backoff(attempt: number): number {
-    const ceiling = Math.min(this.backoffMaxMs, this.backoffBaseMs * 2 ** (attempt - 1));
-    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
-  }
-
   private urlFor(spec: RequestSpec): string {
     const base = spec.host === 'search' ? this.searchUrl : this.agentUrl;
     let url = base + spec.path;
@@ -228,4 +254,18 @@ export class UpstreamTransport {
     }
     return url;
   }
+}
+
+/**
+ * The circuit of a host and credential. Hashed: the breaker's map outlives the call and need not hold
+ * the token.
+ */
+function circuitKey(host: string, creds: UpstreamCredentials): string {
+  return createHash('sha256')
+    .update(host)
+    .update('\u0000')
+    .update(creds.token)
+    .update('\u0000')
+    .update(creds.userId)
+    .digest('base64url');
 }

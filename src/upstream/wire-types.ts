@@ -23,11 +23,15 @@ export interface RequestSpec {
   /** Send the user-id header (every endpoint but GET /api/usage). Default true. */
   sendUserId?: boolean;
   signal?: AbortSignal;
+  /** No attempt or retry pause runs past this (epoch ms): the call's own deadline. */
+  deadline?: number;
 }
 
 /** Per-call options every method accepts. */
 export interface CallOptions {
   signal?: AbortSignal;
+  /** When the caller must have its answer (epoch ms): retries and time-outs fit before it. */
+  deadline?: number | undefined;
 }
 
 export type Query = RequestSpec['query'];

@@ -136,6 +136,7 @@ export function serverOptions(t: SuiteTiming) {
     pollsPerSecond: 40,
     resultsGraceMs: t.waitMs,
     upstreamBackoffMs: Math.round(200 * scale),
+    upstreamCircuitOpenMs: Math.round(10_000 * scale),
   };
 }
 

@@ -1,6 +1,6 @@
 import { UpstreamError } from '../../upstream/errors.js';
 import type { Caller } from '../auth/caller.js';
-import { StillCreating } from '../tools/long-work.js';
+import { CreateOutcomeUnknown, StillCreating } from '../tools/long-work.js';
 import type { ToolDef } from '../tools/types.js';
 
 /** Where the caller's upstream token comes from, so a refusal of it says where to correct it. */
@@ -48,7 +48,7 @@ function quoted(detail: string | null): string {
  * a 422 about the item's state stays a state error ("read it first").
  */
 export function errorMessage(error: unknown, tool: ToolDef, credentials: CredentialSource): string {
-  if (error instanceof StillCreating) return error.message;
+  if (error instanceof StillCreating || error instanceof CreateOutcomeUnknown) return error.message;
   if (!(error instanceof UpstreamError)) {
     return `${tool.name} failed unexpectedly on this server. Try again; if it keeps failing, tell the user.`;
   }
@@ -92,6 +92,10 @@ export function errorMessage(error: unknown, tool: ToolDef, credentials: Credent
       return `The upstream service had an internal error (${error.status ?? '5xx'}); this is usually temporary. Retry in a minute.`;
     case 'timeout':
       return 'The upstream service did not answer in time. It may be busy; retry in a minute.';
+    case 'unavailable': {
+      const after = Math.max(1, Math.ceil((error.retryAfterMs ?? 10_000) / 1000));
+      return `The upstream service is not answering (${error.detail ?? 'its last requests failed'}), so this server is not asking it for ${after} s and nothing was sent or lost; call ${tool.name} again with the same arguments in ${after} s.`;
+    }
     case 'network':
       return `Could not reach the upstream service${quoted(error.detail) || ': connection failed'}. Retry in a minute.`;
     case 'malformed':
@@ -109,6 +113,6 @@ export function auditStatus(error: unknown): string {
     if (error.status !== null) return String(error.status);
     if (error.kind === 'aborted') return 'cancelled';
   }
-  if (error instanceof StillCreating) return 'timeout';
+  if (error instanceof StillCreating || error instanceof CreateOutcomeUnknown) return 'timeout';
   return 'error';
 }

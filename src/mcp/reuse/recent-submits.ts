@@ -1,12 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, eq, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, type SQL } from 'drizzle-orm';
 import { first, type Store } from '../../db/store/index.js';
 import type { Logger } from '../../logger.js';
 import { newId } from '../../security/tokens.js';
-import { creating } from '../tools/long-work.js';
+import { UpstreamError } from '../../upstream/errors.js';
+import { CreateOutcomeUnknown, creating } from '../tools/long-work.js';
 import type {
   JobKind,
+  ListedJob,
   LongWork,
   Reused,
   SeenState,
@@ -19,11 +21,17 @@ import type {
 export const REUSE_WINDOW_MS = 10 * 60_000;
 /**
  * How long a reservation holds before another caller may take it over: longer than an upstream create
- * call (its 30 s timeout; a create is never retried), so only a crashed holder's reservation expires.
+ * call (its 30 s timeout), renewed before each create, so only a crashed holder's reservation expires.
  */
 const RESERVATION_MS = 60_000;
 /** How often a caller waiting for another's reservation looks for its id. */
 const LOOK_AGAIN_MS = 100;
+/** How much earlier than the create an upstream list may date the work it made (the hosts' clocks differ). */
+const CLOCK_SKEW_MS = 5_000;
+/** A lost create not in the list yet is looked for once more after this (the upstream may still be writing it). */
+const SECOND_LOOK_MS = 1_000;
+/** Creates of one submit at most: a second only after a lost one was looked for twice and not found. */
+const CREATES = 2;
 
 type Row = {
   keyHash: string;
@@ -73,7 +81,7 @@ export class RecentSubmits implements SubmitReuse {
       work.identity(args, new Date(this.now()).toISOString().slice(0, 10)),
     );
     const holder = newId();
-    let found: Row | null;
+    let found: Row | Claim;
     try {
       found = await this.claimOrWait(key, work.kind, holder, fresh, ctx.signal);
     } catch (error) {
@@ -82,7 +90,8 @@ export class RecentSubmits implements SubmitReuse {
       this.logger.warn({ err: error, tool }, 'reuse of identical submits unavailable');
       return { job: await work.start(args, creating(ctx)), reused: null };
     }
-    if (found === null) return { job: await this.create(key, holder, work, args, ctx), reused: null };
+    if ('since' in found)
+      return { job: await this.create(key, holder, tool, work, args, ctx, found.since), reused: null };
     return {
       job: { id: jobIdOf(work.kind, found.jobId as string) },
       reused: { ageMs: Math.max(0, this.now() - found.createdAt) },
@@ -117,8 +126,10 @@ export class RecentSubmits implements SubmitReuse {
   }
 
   /**
-   * Reserves the key for this caller (null), or finds reusable work under it (its row); waits while
-   * another caller's reservation is fresh, and takes over one that is not.
+   * Reserves the key for this caller (a Claim), or finds reusable work under it (its row); waits while
+   * another caller's reservation is fresh, and takes over one that is not. A reservation taken over
+   * without a job (its holder crashed, or its create's answer was lost) is a Claim with `since`: that
+   * create may have made the work, so it is looked for before creating.
    */
   private async claimOrWait(
     key: string,
@@ -126,7 +137,7 @@ export class RecentSubmits implements SubmitReuse {
     holder: string,
     fresh: boolean,
     signal: AbortSignal,
-  ): Promise<Row | null> {
+  ): Promise<Row | Claim> {
     const { recentSubmits: r } = this.db.t;
     for (;;) {
       const now = this.now();
@@ -145,14 +156,14 @@ export class RecentSubmits implements SubmitReuse {
           .insert(r)
           .values({ keyHash: key, ...reservation })
           .onConflictDoUpdate({ target: r.keyHash, set: reservation });
-        return null;
+        return { since: null };
       }
       const inserted = await this.db.orm
         .insert(r)
         .values({ keyHash: key, ...reservation })
         .onConflictDoNothing()
         .returning({ keyHash: r.keyHash });
-      if (inserted.length === 1) return null;
+      if (inserted.length === 1) return { since: null };
       const row = await first(this.db.orm.select().from(r).where(eq(r.keyHash, key)).limit(1));
       if (!row) continue; // purged meanwhile: insert again
       if (row.jobId !== null && row.expiresAt > now) return row;
@@ -167,30 +178,104 @@ export class RecentSubmits implements SubmitReuse {
         .set(reservation)
         .where(and(eq(r.keyHash, key), sameVersion(r, row)))
         .returning({ keyHash: r.keyHash });
-      if (taken.length === 1) return null;
+      if (taken.length === 1) return { since: row.jobId === null ? row.createdAt : null };
     }
   }
 
-  /** Creates the work under this caller's reservation, then records its id (or gives the key back). */
+  /**
+   * Creates the work under this caller's reservation, then records its id (or gives the key back).
+   * Never a second create while the first may have made the work: a create whose answer was lost is
+   * looked for in the caller's list upstream, twice, and created again only when neither look finds
+   * it; when the list cannot be read either, the reservation stays, marked as not known since then, and
+   * the next identical submit looks first. `since`: an earlier create's outcome is not known (look first).
+   */
   private async create<A>(
     key: string,
     holder: string,
+    tool: string,
     work: LongWork<A>,
     args: A,
     ctx: ToolContext,
+    since: number | null,
   ): Promise<StartedJob> {
     const { recentSubmits: r } = this.db.t;
     const mine = and(eq(r.keyHash, key), eq(r.holder, holder));
-    let job: StartedJob;
-    try {
-      job = await work.start(args, creating(ctx));
-    } catch (error) {
+    const make = creating(ctx);
+    const unknown = async (at: number): Promise<never> => {
       await this.db.orm
-        .delete(r)
+        .update(r)
+        .set({ holder: null, createdAt: at })
         .where(mine)
-        .catch((err: unknown) => this.logger.warn({ err }, 'could not release a submit reservation'));
-      throw error;
+        .catch((err: unknown) => this.logger.warn({ err }, 'could not mark a submit not known'));
+      throw new CreateOutcomeUnknown(tool, work.kind);
+    };
+    if (since !== null) {
+      const found = await this.lookFor(work, args, make, since, 1).catch(() => null);
+      if (found === null) return unknown(since);
+      if (found !== 'none') return this.record(mine, found);
     }
+    for (let attempt = 1; ; attempt++) {
+      const attemptAt = this.now();
+      // Renewed: the reservation holds for this create, and dates it for whoever takes it over.
+      if (attempt > 1 || since !== null)
+        await this.db.orm
+          .update(r)
+          .set({ createdAt: attemptAt })
+          .where(mine)
+          .catch(() => {});
+      try {
+        return await this.record(mine, await work.start(args, make));
+      } catch (error) {
+        if (!outcomeUnknown(error)) {
+          await this.db.orm
+            .delete(r)
+            .where(mine)
+            .catch((err: unknown) => this.logger.warn({ err }, 'could not release a submit reservation'));
+          throw error;
+        }
+        this.logger.warn({ err: error, tool }, 'a create answer was lost; looking for the work upstream');
+        const found = await this.lookFor(work, args, make, attemptAt, 2).catch(() => null);
+        if (found === null || (found === 'none' && attempt >= CREATES)) return unknown(attemptAt);
+        if (found !== 'none') return this.record(mine, found);
+      }
+    }
+  }
+
+  /**
+   * The work a create made at `since` as the caller's list upstream shows it: the earliest listed
+   * with the same query or question from then on that no other submit has recorded; 'none' when
+   * `looks` reads (SECOND_LOOK_MS apart) all found nothing. Throws when the list cannot be read.
+   */
+  private async lookFor<A>(
+    work: LongWork<A>,
+    args: A,
+    ctx: ToolContext,
+    since: number,
+    looks: number,
+  ): Promise<StartedJob | 'none'> {
+    const { recentSubmits: r } = this.db.t;
+    for (let look = 1; ; look++) {
+      const listed = (await work.find(args, ctx)).filter((j) => j.createdAt >= since - CLOCK_SKEW_MS);
+      if (listed.length > 0) {
+        const ids = listed.map((j) => String(j.id));
+        const recorded = await this.db.orm
+          .select({ jobId: r.jobId })
+          .from(r)
+          .where(and(eq(r.kind, work.kind), inArray(r.jobId, ids)));
+        const taken = new Set(recorded.map((row) => row.jobId));
+        const mineListed = listed
+          .filter((j) => !taken.has(String(j.id)))
+          .sort((a: ListedJob, b: ListedJob) => a.createdAt - b.createdAt)[0];
+        if (mineListed) return { id: mineListed.id, fresh: true };
+      }
+      if (look >= looks) return 'none';
+      await sleep(SECOND_LOOK_MS);
+    }
+  }
+
+  /** Records the job under this caller's reservation. */
+  private async record(mine: SQL | undefined, job: StartedJob): Promise<StartedJob> {
+    const { recentSubmits: r } = this.db.t;
     const now = this.now();
     await this.db.orm
       .update(r)
@@ -205,6 +290,23 @@ export class RecentSubmits implements SubmitReuse {
       .catch((err: unknown) => this.logger.warn({ err }, 'could not record a submitted job'));
     return job;
   }
+}
+
+/** A reservation this caller holds; `since`: a create made then may exist upstream (look first). */
+type Claim = { since: number | null };
+
+/**
+ * A create that failed without saying whether the work was made: the connection dropped or timed out
+ * after the request was sent, a 5xx (a gateway's 502 or 504 comes after the request went on), or a 2xx
+ * this server could not read. A refusal (4xx), a connection never made, or an open circuit made nothing.
+ */
+function outcomeUnknown(error: unknown): boolean {
+  if (!(error instanceof UpstreamError)) return false;
+  if (error.kind === 'network')
+    return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(
+      error.detail ?? '',
+    );
+  return error.kind === 'timeout' || error.kind === 'server' || error.kind === 'malformed';
 }
 
 /** The row as read, unchanged since: the condition of a compare-and-set. */

@@ -4,6 +4,7 @@ import type { Detail } from '../results/output.js';
 import { isTerminal, runOutput } from '../results/runs.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, KEYWORD_PLATFORMS, maxPostArg, text, uuidArg } from './common.js';
+import { listedJobs } from './listed-jobs.js';
 import { announce, forceNewArg, nextCall, seenState, waitBudget } from './long-work.js';
 import type { LongWork, Settled, StartedJob, ToolContext, ToolOutput } from './types.js';
 
@@ -86,7 +87,7 @@ export function settleRun(
   return waitFor(ctx, {
     key: `run:${id}`,
     initial: (job.initial as RunRecord | undefined) ?? { id, status: 'pending' },
-    poll: (signal) => ctx.upstream.getRun(ctx.creds, id, { signal }),
+    poll: (signal, deadline) => ctx.upstream.getRun(ctx.creds, id, { signal, deadline }),
     isDone: runEnded,
     progress: runProgress,
     ...waitBudget(ctx, waitMs),
@@ -116,6 +117,15 @@ export const runWork: LongWork<StartArgs> = {
     const { detail: _detail, force_new: _forceNew, ...body } = args;
     const created = await ctx.upstream.createRun(ctx.creds, compact(body), { signal: ctx.signal });
     return { id: created.id, initial: created, fresh: true };
+  },
+  find: async (args, ctx) => {
+    const query = { user_id: ctx.creds.userId, limit: 100 };
+    const list = await ctx.upstream.listRuns(ctx.creds, query, { signal: ctx.signal });
+    const mode = args.mode ?? 'trend_briefing';
+    return listedJobs(
+      list.runs,
+      (r) => r.question === args.question && (typeof r.mode !== 'string' || r.mode === mode),
+    );
   },
   settle: (job, args, ctx, waitMs) => settleRun(ctx, job, args, waitMs),
 };

@@ -5,6 +5,7 @@ import { searchListOutput } from '../results/lists.js';
 import type { Detail } from '../results/output.js';
 import { waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, pageArg, searchIdArg, showArg } from './common.js';
+import { listedJobs } from './listed-jobs.js';
 import {
   announce,
   forceNewArg,
@@ -65,7 +66,7 @@ function settleExpertSearch(
     key: `expert_search:${id}`,
     initial:
       (job.initial as ExpertSearchDetails | undefined) ?? ({ id, status: 'running' } as ExpertSearchDetails),
-    poll: (signal) => ctx.upstream.getExpertSearch(ctx.creds, id, { signal }),
+    poll: (signal, deadline) => ctx.upstream.getExpertSearch(ctx.creds, id, { signal, deadline }),
     isDone: expertSearchEnded,
     progress: expertSearchProgress,
     ...waitBudget(ctx, waitMs),
@@ -94,6 +95,14 @@ const expertWork: LongWork<SubmitArgs> = {
       { signal: ctx.signal },
     );
     return { id: created.id, initial: { ...created, status: 'running' }, fresh: true };
+  },
+  find: async (args, ctx) => {
+    const list = await ctx.upstream.listExpertSearches(
+      ctx.creds,
+      { show: 'all', page: 1 },
+      { signal: ctx.signal },
+    );
+    return listedJobs(list.searches, (s) => s.query === args.query);
   },
   settle: (job, args, ctx, waitMs) => settleExpertSearch(ctx, job, args.detail ?? 'summary', waitMs),
 };

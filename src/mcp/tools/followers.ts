@@ -22,6 +22,7 @@ function keyOf(ctx: ToolContext, searchId: number): string {
 export async function twitterFollowers(
   ctx: ToolContext,
   searchId: number,
+  deadline?: number,
 ): Promise<ReadonlyMap<string, number> | null> {
   const key = keyOf(ctx, searchId);
   const hit = kept.get(key);
@@ -33,6 +34,7 @@ export async function twitterFollowers(
   try {
     const body = await ctx.upstream.getKeywordSearchPosts(ctx.creds, searchId, 'twitter', {
       signal: ctx.signal,
+      deadline,
     });
     const followers = new Map<string, number>();
     for (const p of body.posts) {

@@ -21,6 +21,7 @@ import {
   showArg,
   truncationOutput,
 } from './common.js';
+import { listedJobs } from './listed-jobs.js';
 import { daysBefore, forceNewArg, startThenSettle, waitArg } from './long-work.js';
 import { keywordSearchOutput, postsPageOutput as postsOutput, searchRecord } from './outputs.js';
 import { getSearch, settleSearch } from './search-common.js';
@@ -65,6 +66,14 @@ const keywordWork: LongWork<SubmitArgs> = {
     const { detail: _detail, force_new: _forceNew, ...body } = args;
     const { id } = await ctx.upstream.createKeywordSearch(ctx.creds, compact(body), { signal: ctx.signal });
     return { id, fresh: true };
+  },
+  find: async (args, ctx) => {
+    const list = await ctx.upstream.listKeywordSearches(
+      ctx.creds,
+      { show: 'all', page: 1 },
+      { signal: ctx.signal },
+    );
+    return listedJobs(list.keyword_searches, (s) => s.query === args.query);
   },
   settle: (job, args, ctx, waitMs) =>
     settleSearch(ctx, 'keyword', job, {

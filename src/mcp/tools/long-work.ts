@@ -46,9 +46,6 @@ export function startWork<A>(
     : work.start(args, creating(ctx)).then((job) => ({ job, reused: null }));
 }
 
-/** Never aborted: see creating. */
-const NOT_CANCELLABLE = new AbortController().signal;
-
 /**
  * The context an upstream create runs in: the client's abort does not reach it. A create cut off
  * mid-request may still have made the work upstream, out of anyone's sight; a client that stopped
@@ -56,7 +53,9 @@ const NOT_CANCELLABLE = new AbortController().signal;
  * client's own per-request timeout still bounds it.
  */
 export function creating(ctx: ToolContext): ToolContext {
-  return { ...ctx, signal: NOT_CANCELLABLE };
+  // A signal of its own that never aborts: one shared by every create would collect the upstream
+  // client's listeners of all creates in flight.
+  return { ...ctx, signal: new AbortController().signal };
 }
 
 /**
@@ -104,6 +103,16 @@ export function waitBudget(ctx: ToolContext, limitMs: number): { maxWaitMs: numb
   return { maxWaitMs: Math.max(0, left), lastPollMs: Math.round(reserve / 2) };
 }
 
+/**
+ * When a call of this limit must have all its upstream answers (epoch ms): half the reserve before
+ * the limit, leaving the other half to build and send the answer. Undefined without an arrival (a
+ * task's background settle): no call waits on it.
+ */
+export function answerBy(ctx: ToolContext, limitMs: number): number | undefined {
+  if (ctx.arrivedAt === undefined) return undefined;
+  return ctx.arrivedAt + limitMs - Math.round(reserveMs(limitMs) / 2);
+}
+
 /** A create the upstream did not answer before the call's limit; it goes on in the background. */
 export class StillCreating extends Error {
   readonly kind = 'still_creating';
@@ -112,6 +121,21 @@ export class StillCreating extends Error {
       `The upstream is slow: the ${jobName(kind)} is still being created, and that goes on in the background (nothing is lost). In a minute, call ${tool} again with the same arguments: it answers with that ${jobName(kind)} and spends nothing more.`,
     );
     this.name = 'StillCreating';
+  }
+}
+
+/**
+ * A create whose answer was lost (reset, time-out, a 5xx or an unreadable answer: the work may exist
+ * upstream) and whose work could not be looked for in the caller's list upstream either. Nothing is
+ * created again until a look finds it missing (../reuse/recent-submits.ts).
+ */
+export class CreateOutcomeUnknown extends Error {
+  readonly kind = 'create_outcome_unknown';
+  constructor(tool: string, kind: JobKind) {
+    super(
+      `The upstream lost its answer to creating the ${jobName(kind)} and cannot be asked yet whether it exists; nothing is lost and nothing was paid twice. In a minute, call ${tool} again with the same arguments: it finds that ${jobName(kind)} or creates it once.`,
+    );
+    this.name = 'CreateOutcomeUnknown';
   }
 }
 

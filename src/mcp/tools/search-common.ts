@@ -6,7 +6,7 @@ import { type PreviewShown, previewOf } from '../results/preview.js';
 import { searchOutput } from '../results/searches.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { twitterFollowers } from './followers.js';
-import { announce, nextCall, outputOf, seenState, waitBudget } from './long-work.js';
+import { announce, answerBy, nextCall, outputOf, seenState, waitBudget } from './long-work.js';
 import type { ProgressUpdate, Settled, StartedJob, ToolContext, ToolOutput } from './types.js';
 
 /** What keyword and user search tools share: settling a search, and shaping it for the model. */
@@ -36,10 +36,10 @@ export function settleSearch(
   return waitFor(ctx, {
     key: `${jobKind}:${id}`,
     initial: (job.initial as SearchDetails | undefined) ?? ({ id, status: 'pending' } as SearchDetails),
-    poll: (signal) =>
+    poll: (signal, deadline) =>
       kind === 'keyword'
-        ? ctx.upstream.getKeywordSearch(ctx.creds, id, { signal })
-        : ctx.upstream.getUserSearch(ctx.creds, id, { signal }),
+        ? ctx.upstream.getKeywordSearch(ctx.creds, id, { signal, deadline })
+        : ctx.upstream.getUserSearch(ctx.creds, id, { signal, deadline }),
     isDone: searchDone(ctx.options.resultsGraceMs, opts.resultsExpected),
     keep: searchStatus,
     progress: searchProgress,
@@ -168,12 +168,15 @@ export async function searchResult(
     state.completed &&
     record.status === 'finished' &&
     (kind === 'user' || record.results == null);
+  // The extra reads fit in the call's limit; past it the answer goes without them.
+  const deadline = answerBy(ctx, ctx.options.searchMaxWaitMs);
   if (needsPosts) {
     try {
+      const o = { signal: ctx.signal, deadline };
       const body =
         kind === 'user'
-          ? await ctx.upstream.getUserSearchPosts(ctx.creds, record.id, { signal: ctx.signal })
-          : await ctx.upstream.getKeywordSearchPosts(ctx.creds, record.id, undefined, { signal: ctx.signal });
+          ? await ctx.upstream.getUserSearchPosts(ctx.creds, record.id, o)
+          : await ctx.upstream.getKeywordSearchPosts(ctx.creds, record.id, undefined, o);
       posts = body.posts.map(fromPostsData);
     } catch {
       postsError = `reading them failed; call ${kind === 'user' ? 'get_user_search_posts_data' : 'get_keyword_search_posts_data'} later.`;
@@ -182,7 +185,7 @@ export async function searchResult(
   // A keyword search's top voices name followers where its twitter posts_data has them.
   const followers =
     detail === 'summary' && state.completed && kind === 'keyword' && hasTwitterPosts(record)
-      ? await twitterFollowers(ctx, record.id)
+      ? await twitterFollowers(ctx, record.id, deadline)
       : null;
   const preview = detail === 'summary' ? previewFor(ctx, kind, state) : undefined;
   return searchOutput({

@@ -64,7 +64,19 @@ export interface LongWork<A = Record<string, unknown>> {
    */
   identity(args: A, today: string): Record<string, unknown>;
   start(args: A, ctx: ToolContext): Promise<StartedJob>;
+  /**
+   * The caller's recent work upstream that `args` could have created (its list, newest first: same
+   * query or question, not failed): where a create whose answer was lost is looked for before any
+   * second create (../reuse/recent-submits.ts). Throws when the list cannot be read.
+   */
+  find(args: A, ctx: ToolContext): Promise<ListedJob[]>;
   settle(job: StartedJob, args: A, ctx: ToolContext, waitMs: number): Promise<Settled>;
+}
+
+/** A job as an upstream list shows it: its id and when it was created (epoch ms). */
+export interface ListedJob {
+  id: string | number;
+  createdAt: number;
 }
 
 /**

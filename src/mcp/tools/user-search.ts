@@ -14,6 +14,7 @@ import {
   USER_PLATFORMS,
   userPostsInput,
 } from './common.js';
+import { listedJobs } from './listed-jobs.js';
 import { forceNewArg, monthBefore, startThenSettle, waitArg } from './long-work.js';
 import { postsPageOutput as postsOutput, searchRecord, userSearchOutput } from './outputs.js';
 import { getSearch, settleSearch } from './search-common.js';
@@ -49,6 +50,14 @@ const userWork: LongWork<SubmitArgs> = {
     const { detail: _detail, force_new: _forceNew, ...body } = args;
     const { id } = await ctx.upstream.createUserSearch(ctx.creds, compact(body), { signal: ctx.signal });
     return { id, fresh: true };
+  },
+  find: async (args, ctx) => {
+    const list = await ctx.upstream.listUserSearches(
+      ctx.creds,
+      { show: 'all', page: 1 },
+      { signal: ctx.signal },
+    );
+    return listedJobs(list.user_searches, (s) => s.query === args.query);
   },
   settle: (job, args, ctx, waitMs) =>
     settleSearch(ctx, 'user', job, {

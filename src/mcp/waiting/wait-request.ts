@@ -18,8 +18,11 @@ export interface WaitRequest<T> {
   key: string | null;
   /** The record as created (or first read); polling starts after the first delay. */
   initial: T;
-  /** Reads the record again. */
-  poll(signal: AbortSignal): Promise<T>;
+  /**
+   * Reads the record again, by `deadline` (epoch ms) when every waiter's last poll is bounded: the
+   * upstream client's retries and time-outs fit before it.
+   */
+  poll(signal: AbortSignal, deadline: number | undefined): Promise<T>;
   /** True when waiting is over (terminal state, or results present, or grace spent). */
   isDone(record: T, now: number): boolean;
   /**

@@ -14,6 +14,8 @@ class Waiter<T> implements WheelEntry {
   constructor(
     readonly job: Job<T>,
     readonly deadline: number,
+    /** When it leaves, poll or no poll (its deadline and last poll's bound; Infinity: unbounded). */
+    readonly leaveAt: number,
     /** Aborted when this caller stops waiting (client cancelled or disconnected). */
     readonly signal: AbortSignal,
     /** Told of every record read while this caller waits (progress notifications). */
@@ -144,10 +146,13 @@ export class WaitScheduler {
     const target = job;
     return new Promise<WaitOutcome<T>>((resolve) => {
       metrics.waitingCalls.inc();
-      const waiter = new Waiter(target, now + request.maxWaitMs, signal, onRecord, resolve);
+      const leaveAt =
+        request.lastPollMs === undefined
+          ? Number.POSITIVE_INFINITY
+          : now + request.maxWaitMs + request.lastPollMs;
+      const waiter = new Waiter(target, now + request.maxWaitMs, leaveAt, signal, onRecord, resolve);
       target.waiters.add(waiter);
-      if (request.lastPollMs !== undefined)
-        this.wheel.schedule(waiter, now + request.maxWaitMs + request.lastPollMs);
+      if (request.lastPollMs !== undefined) this.wheel.schedule(waiter, leaveAt);
       // A caller joining a shared job sees where it stands now.
       if (target.record !== request.initial) onRecord(target.record);
       this.arm(target);
@@ -217,10 +222,14 @@ export class WaitScheduler {
     this.wheel.cancel(job);
     const controller = new AbortController();
     job.polling = controller;
+    // The read need not outlast the last waiter to leave: its retries and time-outs fit before then.
+    let until = 0;
+    for (const waiter of job.waiters) if (waiter.leaveAt > until) until = waiter.leaveAt;
+    const deadline = until === Number.POSITIVE_INFINITY ? undefined : until;
     const reading =
       job.trace === undefined
-        ? job.spec.poll(controller.signal)
-        : otel.t.within(job.trace, () => job.spec.poll(controller.signal));
+        ? job.spec.poll(controller.signal, deadline)
+        : otel.t.within(job.trace, () => job.spec.poll(controller.signal, deadline));
     reading.then(
       (record) => {
         if (job.polling !== controller) return;

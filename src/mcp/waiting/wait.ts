@@ -100,8 +100,13 @@ export function whyUnfinished(outcome: WaitOutcome<unknown>, what: string): stri
       return `The wait was stopped; the ${what} keeps running.`;
     case 'unreadable': {
       const e = outcome.error;
+      const after =
+        e instanceof UpstreamError && e.retryAfterMs !== null ? Math.ceil(e.retryAfterMs / 1000) : null;
+      if (e instanceof UpstreamError && e.kind === 'unavailable')
+        return `The upstream is not answering (${e.detail ?? 'its last requests failed'}), so this server stopped asking it for ${after} s; the ${what} keeps running upstream and nothing is lost. In ${after} s:`;
       const reason = e instanceof UpstreamError ? `${e.kind}${e.status ? ` ${e.status}` : ''}` : 'an error';
-      return `Reading the ${what}'s status failed (${reason}); it was created and may still be running.`;
+      const when = after === null ? '' : ` In ${after} s:`;
+      return `Reading the ${what}'s status failed (${reason}); it was created and may still be running.${when}`;
     }
     default:
       return `Not finished within the wait; the ${what} keeps running, nothing is lost.`;

@@ -48,6 +48,7 @@ function counted(delayMs = 0, fail = false) {
       created += 1;
       return { id: 1000 + created, fresh: true };
     },
+    find: async () => [],
     settle: async () => ({ output: { data: {}, text: '' }, ended: 'done' }),
   };
   return { work, created: () => created };
