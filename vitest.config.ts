@@ -43,6 +43,8 @@ const ONCE = [
   'tests/mcp/sdk-bypass/direct-replay.test.ts',
   'tests/mcp/sdk-bypass/sdk-bypass-contract.test.ts',
   'tests/mcp/tasks/task-view.test.ts',
+  // How results show typed text: the same on either engine, whose team policy tests/teams covers on both.
+  'tests/mcp/results/teammate-text.test.ts',
   'tests/mcp/tasks/repeated-reads.test.ts',
   'tests/mcp/waiting/wait.test.ts',
   // A connection's toolsets from its URL and headers: nothing of it is read from the database.

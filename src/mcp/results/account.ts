@@ -1,20 +1,24 @@
-import { clip } from './fence.js';
+import { clip, typedFence } from './fence.js';
 import { isRecord, minute, num, plural, table } from './format.js';
 import type { ResultOutput as ToolOutput } from './output.js';
 
 /**
  * The account's webhook setup and usage, in words. Upstream's usage names expert searches `searches`
  * and keyword plus user searches `IQ searches` (they are its /api/iq endpoints): the words say which is
- * which. `structuredContent` keeps the record as upstream sent it.
+ * which. `structuredContent` keeps the record as upstream sent it. The account's name, the webhook URL
+ * and upstream user ids were typed by people, so they sit inside the fence (./fence.ts).
  */
 
 export function setupResult(setup: Record<string, unknown>, changed: boolean): ToolOutput {
-  const account = typeof setup.name === 'string' ? `Account "${clip(setup.name, 120)}": ` : '';
   const url = typeof setup.return_url === 'string' && setup.return_url ? clip(setup.return_url, 300) : null;
-  const text = url
-    ? `${account}the webhook URL ${changed ? 'is now' : 'is'} ${url}. When a search completes, upstream POSTs its result there.`
-    : `${account}no webhook URL is set, so completed searches are sent nowhere. update_integration_setup sets one.`;
-  return { data: setup, text };
+  const typed = [
+    typeof setup.name === 'string' ? `Account: ${clip(setup.name, 120)}` : '',
+    url ? `Webhook URL: ${url}` : '',
+  ].filter(Boolean);
+  const said = url
+    ? `The webhook URL ${changed ? 'is now' : 'is'} set: when a search completes, upstream POSTs its result there.`
+    : 'No webhook URL is set, so completed searches are sent nowhere. update_integration_setup sets one.';
+  return { data: setup, text: [said, typedFence(typed)].filter(Boolean).join('\n'), untrusted: true };
 }
 
 const n = (v: unknown) => (typeof v === 'number' ? v : Number(v) || 0);
@@ -42,17 +46,19 @@ export function usageResult(
     lines.push(
       '',
       `Per upstream user${users.some((u) => u.user === callerUserId) ? ' ("you" is this connection\'s)' : ''}:`,
-      table(
-        ['upstream user', 'expert searches', 'keyword searches', 'user searches', 'last search'],
-        users.map((u) => [
-          u.user === callerUserId ? `${clip(u.user, 60)} (you)` : clip(u.user ?? '?', 60),
-          num(n(u.searches_count)),
-          num(n(u.iq_keywords_searches_count)),
-          num(n(u.iq_users_searches_count)),
-          minute(u.last_search),
-        ]),
-      ),
+      typedFence([
+        table(
+          ['upstream user', 'expert searches', 'keyword searches', 'user searches', 'last search'],
+          users.map((u) => [
+            u.user === callerUserId ? `${clip(u.user, 60)} (you)` : clip(u.user ?? '?', 60),
+            num(n(u.searches_count)),
+            num(n(u.iq_keywords_searches_count)),
+            num(n(u.iq_users_searches_count)),
+            minute(u.last_search),
+          ]),
+        ),
+      ]),
     );
   }
-  return { data: record, text: lines.join('\n') };
+  return { data: record, text: lines.join('\n'), untrusted: true };
 }

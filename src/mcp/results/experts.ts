@@ -1,5 +1,5 @@
 import type { ExpertSearchDetails } from '../../upstream/schemas.js';
-import { clip, fenced } from './fence.js';
+import { clip, fenced, typedFence } from './fence.js';
 import { isRecord, plural, withoutNulls } from './format.js';
 import { link, searchUri } from './links.js';
 import type { Detail, ResultOutput as ToolOutput } from './output.js';
@@ -36,13 +36,13 @@ export function expertOutput(
 ): ToolOutput {
   const experts = (record.expert_results ?? []).filter(isRecord);
   const status = record.status ?? 'running';
-  const head = `Expert search ${record.id} \`${clip(record.query ?? '', 200).replace(/`/g, "'")}\`: ${
+  const head = `Expert search ${record.id}: ${
     !completed
       ? `still running (status ${status}).`
       : status === 'failed'
         ? 'failed.'
         : `${status}, ${plural(experts.length, 'expert')}.`
-  }`;
+  }\n${typedFence([`Query: ${clip(record.query ?? '', 200)}`])}`;
   const data = {
     ...withoutNulls({ search_id: record.id, completed, next_step: nextStep, detail }),
     ...withoutNulls(record as Record<string, unknown>),
@@ -51,7 +51,7 @@ export function expertOutput(
     ? [link(searchUri('expert', record.id), `expert search ${record.id}`, 'text/markdown')]
     : [];
   if (detail === 'full') {
-    return { data, text: [head, nextStep].filter(Boolean).join(' '), json: true, untrusted: true, links };
+    return { data, text: [head, nextStep].filter(Boolean).join('\n'), json: true, untrusted: true, links };
   }
   const lines = [head];
   const fence = fenced(

@@ -1,11 +1,12 @@
-import { clip } from './fence.js';
+import { clip, typedFence } from './fence.js';
 import { isRecord, minute, num, plural, table } from './format.js';
 import type { ResultOutput as ToolOutput } from './output.js';
 
 /**
  * Lists of searches and agent runs for the model: a sentence saying how many and which page, then a
  * compact markdown table of what tells the items apart (no field that is the same on every row, no
- * internal ids beyond the one to call with); `structuredContent` keeps every field upstream sent.
+ * internal ids beyond the one to call with); `structuredContent` keeps every field upstream sent. The
+ * tables hold what people typed (queries, handles, questions, labels), so they sit inside the fence.
  */
 
 const SEARCH_LABEL = { keyword: 'keyword search', user: 'user search', expert: 'expert search' } as const;
@@ -31,17 +32,19 @@ export function searchListOutput(
   const text = [
     `${count}, newest first. Read one with ${SEARCH_GET[kind]} and its id.${more}`,
     '',
-    table(
-      ['id', kind === 'user' ? 'handle' : 'query', 'status', 'created'],
-      rows.map((s) => [
-        String(s.id),
-        clip(s.query ?? '', 120),
-        String(s.status ?? '?'),
-        minute(s.created_at),
-      ]),
-    ),
+    typedFence([
+      table(
+        ['id', kind === 'user' ? 'handle' : 'query', 'status', 'created'],
+        rows.map((s) => [
+          String(s.id),
+          clip(s.query ?? '', 120),
+          String(s.status ?? '?'),
+          minute(s.created_at),
+        ]),
+      ),
+    ]),
   ].join('\n');
-  return { data, text };
+  return { data, text, untrusted: true };
 }
 
 /**
@@ -89,8 +92,11 @@ export function runListOutput(
   const more = offset + rows.length < total ? ` Next: offset ${num(offset + rows.length)}.` : '';
   return {
     data,
-    text: [`Agent runs ${shown}, newest first; get_agent_run reads one.${more}`, '', table(head, body)].join(
-      '\n',
-    ),
+    text: [
+      `Agent runs ${shown}, newest first; get_agent_run reads one.${more}`,
+      '',
+      typedFence([table(head, body)]),
+    ].join('\n'),
+    untrusted: true,
   };
 }

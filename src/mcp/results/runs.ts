@@ -1,5 +1,5 @@
 import type { RunRecord } from '../../upstream/schemas.js';
-import { clip, fencedBlock, WRITTEN_FROM_POSTS_NOTICE } from './fence.js';
+import { clip, fencedBlock, typedFence, WRITTEN_FROM_POSTS_NOTICE } from './fence.js';
 import { isRecord, num, plural, withoutNulls } from './format.js';
 import { link, reportUri, runUri } from './links.js';
 import type { Detail, ResultOutput as ToolOutput } from './output.js';
@@ -18,7 +18,10 @@ function severities(signals: unknown[]): string {
   return [...counts.entries()].map(([k, v]) => `${v} ${k}`).join(', ');
 }
 
-/** The short header over an agent report: question, status, confidence, signals, credits. */
+/**
+ * The short header over an agent report: status, confidence, signals, credits; then the question (and
+ * label) inside the fence, as a person typed them (./fence.ts, TYPED_NOTICE).
+ */
 export function runHeader(record: RunRecord): string {
   const result = isRecord(record.result) ? record.result : {};
   const usage = isRecord(record.usage) ? record.usage : {};
@@ -48,9 +51,12 @@ export function runHeader(record: RunRecord): string {
   }
   const how = [r.mode, r.time_window].filter((x) => typeof x === 'string').join(', ');
   if (how) facts.push(how);
+  const typed = [`Question: ${clip(record.question ?? '', 500)}`];
+  if (typeof r.label === 'string' && r.label.trim() && r.label !== record.question)
+    typed.push(`Label: ${clip(r.label, 200)}`);
   return [
     `Agent run ${record.id}: ${record.status}${facts.length ? ` · ${facts.join(' · ')}` : ''}.`,
-    `Question: ${clip(record.question ?? '', 500)}`,
+    typedFence(typed),
   ].join('\n');
 }
 

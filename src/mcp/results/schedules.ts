@@ -1,11 +1,12 @@
-import { clip, fenced, WRITTEN_FROM_POSTS_NOTICE } from './fence.js';
+import { clip, fenced, typedFence, WRITTEN_FROM_POSTS_NOTICE } from './fence.js';
 import { isRecord, utcMinute as minute, num, plural, table } from './format.js';
 import type { ResultOutput as ToolOutput } from './output.js';
 
 /**
  * Agent-run schedules for the model, in words and compact tables: what a schedule does and when, its
  * runs; `structuredContent` keeps every field upstream sent. A schedule run's report preview is written
- * by upstream from posts, so previews sit inside the untrusted-content fence.
+ * by upstream from posts, so previews sit inside the untrusted-content fence; a schedule's name,
+ * question and email address were typed by a person, so they sit inside it too (./fence.ts).
  */
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -45,10 +46,19 @@ function settings(s: Record<string, unknown>): string {
     typeof s.max_post === 'number' ? `${num(s.max_post)} posts per platform` : '',
   ].filter(Boolean);
   const told = [
-    s.notify_email ? `email ${clip(s.notify_email, 120)}` : '',
+    s.notify_email ? 'email' : '',
     s.notify_slack_webhook || s.notify_slack_channel_id || s.has_slack_bot_token === true ? 'Slack' : '',
   ].filter(Boolean);
   return `${parts.join('; ')}${told.length ? `; notifies ${told.join(' and ')}` : ''}`;
+}
+
+/** What a person typed into the schedule, for the fence. */
+function typedLines(s: Record<string, unknown>): string[] {
+  return [
+    s.name ? `Name: ${clip(s.name, 120)}` : '',
+    `Question: ${clip(s.question ?? '', 300)}`,
+    s.notify_email ? `Email: ${clip(s.notify_email, 120)}` : '',
+  ].filter(Boolean);
 }
 
 function scheduleLine(s: Record<string, unknown>): string {
@@ -58,7 +68,7 @@ function scheduleLine(s: Record<string, unknown>): string {
   ]
     .filter(Boolean)
     .join(' ');
-  return `Runs "${clip(s.question ?? '', 300)}" ${cadence(s)}${span ? `, ${span}` : ''}; ${next(s)}. Each run: ${settings(s)}.`;
+  return `Runs ${cadence(s)}${span ? `, ${span}` : ''}; ${next(s)}. Each run: ${settings(s)}.`;
 }
 
 function runRows(runs: readonly Record<string, unknown>[]) {
@@ -88,15 +98,17 @@ function previews(runs: readonly Record<string, unknown>[]): string {
 
 /** One schedule, after reading, creating, changing, pausing or resuming it. */
 export function scheduleResult(schedule: Record<string, unknown>, verb: string): ToolOutput {
-  const name = schedule.name ? ` "${clip(schedule.name, 120)}"` : '';
-  const lines = [`Schedule ${String(schedule.id)}${name} ${verb}. ${scheduleLine(schedule)}`];
+  const lines = [
+    `Schedule ${String(schedule.id)} ${verb}. ${scheduleLine(schedule)}`,
+    typedFence(typedLines(schedule)),
+  ];
   const recent = Array.isArray(schedule.recent_runs) ? schedule.recent_runs.filter(isRecord) : null;
   if (recent?.length) {
     lines.push('', `Its ${plural(recent.length, 'latest run')}:`, table(RUN_HEAD, runRows(recent)));
     const fence = previews(recent);
     if (fence) lines.push('', 'Report previews:', fence);
   } else if (recent) lines.push('It has not run yet.');
-  return { data: schedule, text: lines.join('\n'), untrusted: recent !== null && recent.length > 0 };
+  return { data: schedule, text: lines.join('\n'), untrusted: true };
 }
 
 /** A page of schedules. */
@@ -123,8 +135,9 @@ export function scheduleListResult(data: Record<string, unknown>, schedules: rea
     text: [
       `Schedules ${num(offset + 1)}–${num(offset + rows.length)} of ${num(total)}; get_agent_schedule reads one with its latest runs.${more}`,
       '',
-      table(['schedule id', 'name', 'when', 'next run', 'budget per run', 'question'], body),
+      typedFence([table(['schedule id', 'name', 'when', 'next run', 'budget per run', 'question'], body)]),
     ].join('\n'),
+    untrusted: true,
   };
 }
 

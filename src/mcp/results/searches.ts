@@ -1,7 +1,7 @@
 import { POST_KINDS, type PostKind } from '../../upstream/platforms.js';
 import type { SearchDetails } from '../../upstream/schemas.js';
 import { type AnalysisLines, analysisLines } from './analysis.js';
-import { clip, fenced } from './fence.js';
+import { clip, fenced, typedFence } from './fence.js';
 import { isRecord, num, percentOf, plural, withoutNulls } from './format.js';
 import { link, postsUri, searchUri, topicTreeUri } from './links.js';
 import type { ResultOutput as ToolOutput } from './output.js';
@@ -42,19 +42,21 @@ const TOOLS = {
   user: { get: 'get_user_search', posts: 'get_user_search_posts_data', label: 'User search' },
 } as const;
 
+/** The search's status, then its query (or handle) inside the fence, as a person typed it. */
 function headline(view: SearchView): string {
   const { record, kind } = view;
-  const what =
-    kind === 'user'
-      ? `@${clip(record.query ?? '?', 80).replace(/^@/, '')}${record.platform ? ` (${record.platform})` : ''}`
-      : `\`${clip(record.query ?? '', 200).replace(/`/g, "'")}\``;
+  const where = kind === 'user' && record.platform ? ` (${record.platform})` : '';
   const status = record.status ?? 'pending';
   let state: string;
   if (!view.completed)
     state = `still running (status ${status}, ${percentOf(record.status_percentage)}% done)`;
   else if (status === 'failed') state = `failed: ${clip(record.status_text ?? 'no reason given', 200)}`;
   else state = status;
-  return `${TOOLS[kind].label} ${record.id} ${what}: ${state}.`;
+  const typed =
+    kind === 'user'
+      ? `Handle: @${clip(record.query ?? '?', 80).replace(/^@/, '')}`
+      : `Query: ${clip(record.query ?? '', 200)}`;
+  return `${TOOLS[kind].label} ${record.id}${where}: ${state}.\n${typedFence([typed])}`;
 }
 
 /** A search's preview while it runs: what the caller was not shown yet, or the whole of it. */
@@ -235,7 +237,7 @@ function fullOutput(view: SearchView): ToolOutput {
   };
   return {
     data: { ...baseData(view), ...withoutNulls(record as Record<string, unknown>) },
-    text: [headline(view), view.nextStep].filter(Boolean).join(' '),
+    text: [headline(view), view.nextStep].filter(Boolean).join('\n'),
     json: true,
     untrusted: true,
     links: view.completed ? links(view) : [],

@@ -4,13 +4,15 @@ import { counts, day, isRecord, num, pct } from './format.js';
 
 /**
  * A user search's profile analytics (`results`, docs/upstream.md, Searches) as compact
- * markdown lines. The account's own words (bio, hashtags, repeated phrases, the accounts it talks to)
- * are returned apart, for the untrusted-content fence.
+ * markdown lines. The account's own words (its name, bio, hashtags, repeated phrases, the accounts it
+ * talks to) and the summary upstream wrote from its posts are returned apart, for the untrusted-content
+ * fence.
  */
 export function userProfileLines(r: Record<string, unknown>): AnalysisLines {
   const facts: string[] = [];
+  const untrusted: string[] = [];
+  if (typeof r.name === 'string' && r.name) untrusted.push(`Name: ${clip(r.name, 80)}`);
   const who = [
-    typeof r.name === 'string' ? clip(r.name, 80) : null,
     r.verified === true ? 'verified' : null,
     typeof r.account_type === 'string' ? r.account_type : null,
     typeof r.country_name === 'string' ? r.country_name : null,
@@ -41,9 +43,8 @@ export function userProfileLines(r: Record<string, unknown>): AnalysisLines {
   ].filter(Boolean);
   if (activity.length) facts.push(`Activity: ${activity.join('; ')}.`);
   if (isRecord(r.lang)) facts.push(`Languages: ${counts(r.lang, 6)}.`);
-  if (typeof r.ai_summary === 'string') facts.push(`Summary: ${clip(r.ai_summary, 600)}`);
+  if (typeof r.ai_summary === 'string') untrusted.push(`Summary: ${clip(r.ai_summary, 600)}`);
 
-  const untrusted: string[] = [];
   if (typeof r.user_description === 'string' && r.user_description)
     untrusted.push(`Bio: ${clip(r.user_description, 300)}`);
   const tops = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clip } from '../results/fence.js';
+import { clip, typedFence } from '../results/fence.js';
 import { runListOutput } from '../results/lists.js';
 import { isTerminal } from '../results/runs.js';
 import { runResult, runWork, settleRun, startInput } from './agent-run-work.js';
@@ -162,11 +162,15 @@ export const updateAgentRun = defineTool({
     const result = await ctx.upstream.updateRun(ctx.creds, run_id, compact(body), { signal: ctx.signal });
     const now = [
       typeof result.pinned === 'boolean' ? (result.pinned ? 'pinned' : 'not pinned') : null,
-      typeof result.label === 'string' ? `labelled "${clip(result.label, 200)}"` : null,
+      typeof result.label === 'string' ? 'labelled as below' : null,
     ].filter(Boolean);
+    const label = typeof result.label === 'string' ? typedFence([`Label: ${clip(result.label, 200)}`]) : '';
     return {
       data: { id: run_id, ...result },
-      text: `Agent run ${run_id} updated${now.length ? `: ${now.join(', ')}` : ''}.`,
+      text: [`Agent run ${run_id} updated${now.length ? `: ${now.join(', ')}` : ''}.`, label]
+        .filter(Boolean)
+        .join('\n'),
+      untrusted: true,
     };
   },
 });

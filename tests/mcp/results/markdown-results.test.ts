@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TYPED_NOTICE as TYPED } from '../../../src/mcp/results/fence.js';
 import {
   type AnyClient,
   connectV2,
@@ -115,7 +116,9 @@ describe('markdown for every result a model reads', () => {
   it('run actions in words: update, delete', async () => {
     const id = (await call('list_agent_runs')).data.runs[0].id;
     const updated = await call('update_agent_run', { run_id: id, pinned: true, label: 'Heat pumps' });
-    expect(updated.text).toBe(`Agent run ${id} updated: pinned, labelled "Heat pumps".`);
+    expect(updated.text).toBe(
+      `Agent run ${id} updated: pinned, labelled as below.\n${TYPED}\n<untrusted-content>\nLabel: Heat pumps\n</untrusted-content>`,
+    );
     const listed = await call('list_agent_runs');
     expect(tableRows(listed.text)[0]?.[5]).toBe('pinned, Heat pumps');
     const deleted = await call('delete_agent_run', { run_id: id });
@@ -134,7 +137,10 @@ describe('markdown for every result a model reads', () => {
       available_credits: 2,
     });
     expect(created.text).toMatch(
-      /^Schedule [0-9a-f-]{36} "Morning heat pumps" created\. Runs "Heat pumps today\?" weekly on Monday at 08:30 Europe\/London, from 2026-01-01 00:00 UTC; next run \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Each run: trend_briefing, 7d; a budget of 2 credits per run\.$/,
+      /^Schedule [0-9a-f-]{36} created\. Runs weekly on Monday at 08:30 Europe\/London, from 2026-01-01 00:00 UTC; next run \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Each run: trend_briefing, 7d; a budget of 2 credits per run\.\n/,
+    );
+    expect(created.text).toContain(
+      `\n${TYPED}\n<untrusted-content>\nName: Morning heat pumps\nQuestion: Heat pumps today?\n</untrusted-content>`,
     );
     const id = created.data.id;
     // A week and a day later it has run at least once.
@@ -162,10 +168,11 @@ describe('markdown for every result a model reads', () => {
       `Searches created over the last 12 months (${data.period_start} to ${data.period_end}): ${data.searches_count} expert search${data.searches_count === 1 ? '' : 'es'} and ${data.total_iq_searches_count} keyword or user searches (${byUser.iq_keywords_searches_count} keyword, ${byUser.iq_users_searches_count} user). Agent runs are not counted here.`,
     );
     expect(tableRows(text)[0]?.[0]).toBe('analyst-1 (you)');
-    expect((await call('get_integration_setup')).text).toMatch(/no webhook URL is set/);
+    expect((await call('get_integration_setup')).text).toMatch(/No webhook URL is set/);
     const set = await call('update_integration_setup', { return_url: 'https://hooks.example.com/in' });
+    expect(set.text).toMatch(/^The webhook URL is now set: when a search completes/);
     expect(set.text).toMatch(
-      /the webhook URL is now https:\/\/hooks\.example\.com\/in\. When a search completes/,
+      /\n<untrusted-content>\n(Account: .*\n)?Webhook URL: https:\/\/hooks\.example\.com\/in\n<\/untrusted-content>$/,
     );
     expect(set.data.return_url).toBe('https://hooks.example.com/in');
   });
