@@ -93,3 +93,22 @@ function enumSentence({ key, bad, values }: EnumIssues): string {
     : `${what} ${are} not one of`;
   return `${key || 'value'}: ${verb} ${values.join(', ')}`;
 }
+
+/** An answer with the notes on how its arguments were read first, as every path answers a call. */
+export function withArgNotes<T extends { text: string }>(out: T, notes: readonly string[]): T {
+  return notes.length ? { ...out, text: [...notes, out.text].join('\n') } : out;
+}
+
+/** Where a task keeps its notes inside its stored arguments: no tool argument may be named so (strict schemas). */
+const NOTES_KEY = '_read_as';
+
+/** A task's arguments as stored, with the notes its answer carries (a task may end on another instance). */
+export function storedTaskArgs(args: unknown, notes: readonly string[]): string {
+  return JSON.stringify(notes.length ? { ...(args as Record<string, unknown>), [NOTES_KEY]: notes } : args);
+}
+
+/** A task's stored arguments read back: the arguments its work runs with, and its notes. */
+export function readTaskArgs(stored: string): { args: Record<string, unknown>; notes: string[] } {
+  const { [NOTES_KEY]: notes, ...args } = JSON.parse(stored) as Record<string, unknown>;
+  return { args, notes: Array.isArray(notes) ? notes.map(String) : [] };
+}

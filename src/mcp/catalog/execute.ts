@@ -5,7 +5,7 @@ import { auditIdentity } from '../auth/caller.js';
 import { outsideReason, outsideSelectionText, selects } from '../tools/toolsets.js';
 import type { ToolContext, ToolDef, ToolOutput } from '../tools/types.js';
 import { progressReporter } from '../waiting/wait.js';
-import { argumentProblems, readPlatformWords } from './arg-words.js';
+import { argumentProblems, readPlatformWords, withArgNotes } from './arg-words.js';
 import { type CallEnv, callEnvOf } from './call-env.js';
 import { failedOutcome, shapedOutcome } from './outcome.js';
 import { auditStatus, type CredentialSource, credentialSource } from './tool-errors.js';
@@ -113,9 +113,7 @@ export class AdmittedCall {
     let status = 'error';
     try {
       if ('error' in ran) throw ran.error;
-      const out = this.notes.length
-        ? { ...ran.out, text: [...this.notes, ran.out.text].join('\n') }
-        : ran.out;
+      const out = withArgNotes(ran.out, this.notes);
       const outcome = shapedOutcome(out, this.deps.options.maxResultTokens);
       status = this.ctx.signal.aborted ? 'cancelled' : 'ok';
       await this.audit(status);

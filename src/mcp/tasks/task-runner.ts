@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.js';
 import { newId } from '../../security/tokens.js';
 import { otel } from '../../telemetry/index.js';
 import type { UpstreamCredentials } from '../../upstream/client.js';
+import { readTaskArgs, withArgNotes } from '../catalog/arg-words.js';
 import { failedOutcome, shapedOutcome } from '../catalog/outcome.js';
 import { credentialSource } from '../catalog/tool-errors.js';
 import type { CatalogDeps, ToolOutcome } from '../catalog/types.js';
@@ -51,6 +52,8 @@ export class RunningTask {
     readonly work: LongWork,
     readonly args: Record<string, unknown>,
     readonly creds: UpstreamCredentials,
+    /** How its arguments were read (`X` as twitter): said at the top of its answer, as a call's. */
+    readonly notes: readonly string[] = [],
   ) {
     this.sharedKey = sharedJobKey(credentialScope(creds), `${row.jobKind}:${row.jobId}`);
   }
@@ -164,7 +167,8 @@ export class TaskRunner {
       return;
     }
     const job: StartedJob = { id: row.jobKind === 'run' ? row.jobId : Number(row.jobId) };
-    this.begin(new RunningTask(row, def, def.work, JSON.parse(row.args), creds), job);
+    const { args, notes } = readTaskArgs(row.args);
+    this.begin(new RunningTask(row, def, def.work, args, creds, notes), job);
   }
 
   private async settle(task: RunningTask, first: StartedJob): Promise<void> {
@@ -192,7 +196,10 @@ export class TaskRunner {
       }
       // Shutdown, or ended elsewhere: another instance (or this one restarted) goes on from the row.
       if (catalog.stopWaiting.aborted || task.controller.signal.aborted) return;
-      const out = task.row.reusedAgeMs === null ? settled.output : this.noticed(task, settled.output);
+      const out = withArgNotes(
+        task.row.reusedAgeMs === null ? settled.output : this.noticed(task, settled.output),
+        task.notes,
+      );
       if (settled.ended === 'done' || this.now() >= deadline) {
         await this.finish(task.row, shapedOutcome(out, catalog.options.maxResultTokens));
         return;

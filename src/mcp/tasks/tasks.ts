@@ -5,6 +5,7 @@ import type { Store } from '../../db/store/index.js';
 import type { Logger } from '../../logger.js';
 import type { SecretBox } from '../../security/secrets.js';
 import { auditIdentity, type Caller, type MemberCaller } from '../auth/caller.js';
+import { storedTaskArgs } from '../catalog/arg-words.js';
 import type { AdmittedCall } from '../catalog/execute.js';
 import type { CatalogDeps } from '../catalog/types.js';
 import { jobName } from '../tools/long-work.js';
@@ -114,7 +115,7 @@ export class Tasks {
       ownerGrantId: caller.grantId,
       ownerWorkspaceId: caller.workspaceId,
       tool: def.name,
-      args: JSON.stringify(admitted.args),
+      args: storedTaskArgs(admitted.args, admitted.notes),
       jobKind: work.kind,
       jobId: String(started.job.id),
       reusedAgeMs: started.reused ? started.reused.ageMs : null,
@@ -144,6 +145,7 @@ export class Tasks {
       work,
       admitted.args as Record<string, unknown>,
       admitted.ctx.creds,
+      admitted.notes,
     );
     this.runner.begin(task, started.job);
     return taskView(taskId, row, this.runner.pollInterval(task));

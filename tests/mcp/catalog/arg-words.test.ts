@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { argumentProblems } from '../../../src/mcp/catalog/arg-words.js';
+import { argumentProblems, readTaskArgs, storedTaskArgs } from '../../../src/mcp/catalog/arg-words.js';
 
 const platforms = z.object({ platforms: z.array(z.enum(['twitter', 'reddit'])) });
 const issuesOf = (input: unknown) => {
@@ -24,5 +24,15 @@ describe('argument errors a model can act on', () => {
     expect(text.length).toBeLessThan(400);
     expect(text).toContain(`"${'y'.repeat(38)}…`);
     expect(text).toContain('and 4996 more');
+  });
+});
+
+describe('a task keeps how its arguments were read', () => {
+  it('stores the notes with its arguments and reads both back; a row stored without notes has none', () => {
+    const notes = ['"X" was read as twitter (the upstream\'s name for X).'];
+    const stored = storedTaskArgs({ query: 'q', platforms: ['twitter'] }, notes);
+    expect(readTaskArgs(stored)).toEqual({ args: { query: 'q', platforms: ['twitter'] }, notes });
+    expect(readTaskArgs(storedTaskArgs({ query: 'q' }, []))).toEqual({ args: { query: 'q' }, notes: [] });
+    expect(readTaskArgs('{"query":"q"}')).toEqual({ args: { query: 'q' }, notes: [] });
   });
 });

@@ -68,6 +68,22 @@ describe('a request that declares the tasks extension', () => {
     },
   );
 
+  it('a task answer says how its platform words were read, as the call answer does', async () => {
+    const { access } = await person();
+    await fx.h.control('POST', '/clock', { freeze: true });
+    const created = await callTool(fx.h.mcpUrl, access, 'submit_keyword_search', {
+      query: 'heat pumps',
+      platforms: ['X', 'reddit'],
+    });
+    const task = created.message.result;
+    expect(task).toMatchObject({ resultType: 'task', status: 'working' });
+    await fx.h.control('POST', '/clock', { advance_ms: 60_000 });
+    const done = await untilEnded(fx.h.mcpUrl, access, task.taskId);
+    const text: string = done.result.content[0].text;
+    expect(text.startsWith(`"X" was read as twitter (the upstream's name for X).\n`), text).toBe(true);
+    expect(text.match(/was read as twitter/g)).toHaveLength(1);
+  });
+
   it('a refused or failing start is a tool error at once, not a task: bad arguments, 402', async () => {
     const { access } = await person('demo', 0);
     const invalid = await callTool(fx.h.mcpUrl, access, 'submit_keyword_search', { query: '' });
