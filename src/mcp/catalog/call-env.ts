@@ -7,7 +7,7 @@ import { EVERY_TOOL, type ToolSelection } from '../tools/toolsets.js';
  * What a tool call needs from the exchange that carries it, without MCP SDK types: who calls, the
  * JSON-RPC id, how to send a progress notification, and when the client has gone. A call served by the
  * SDK's per-request server reads these from its context (callEnvOf); a waiting call answered outside
- * it (../sdk-bypass/waiting-call.ts) supplies its own, so nothing of the SDK's exchange stays reachable while it
+ * it (../sdk-bypass/waiting-framed.ts) supplies its own, so nothing of the SDK's exchange stays reachable while it
  * waits.
  */
 export interface CallEnv {

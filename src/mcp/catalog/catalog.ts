@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { ToolDef } from '../tools/types.js';
 import { execute } from './execute.js';
 import { compactJsonSchema } from './json-schema.js';
-import { toCallToolResult } from './outcome.js';
+import { toCallToolResult } from './model-outcome.js';
 import type { CatalogDeps } from './types.js';
 
 export type { CallPath, CatalogDeps, ToolOutcome } from './types.js';

@@ -7,7 +7,7 @@ import type { ToolContext, ToolDef, ToolOutput } from '../tools/types.js';
 import { progressReporter } from '../waiting/wait.js';
 import { argumentProblems, readPlatformWords, withArgNotes } from './arg-words.js';
 import { type CallEnv, callEnvOf } from './call-env.js';
-import { failedOutcome, shapedOutcome } from './outcome.js';
+import { failedOutcome, shapedOutcome } from './model-outcome.js';
 import { auditStatus, type CredentialSource, credentialSource } from './tool-errors.js';
 import type { CallPath, CatalogDeps, ToolOutcome } from './types.js';
 

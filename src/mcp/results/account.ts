@@ -1,6 +1,6 @@
 import { clip, typedFence } from './fence.js';
 import { isRecord, minute, num, plural, table } from './format.js';
-import type { ResultOutput as ToolOutput } from './output.js';
+import type { ResultOutput as ToolOutput } from './result-output.js';
 
 /**
  * The account's webhook setup and usage, in words. Upstream's usage names expert searches `searches`

@@ -1,6 +1,6 @@
 import { clip, typedFence } from './fence.js';
 import { isRecord, minute, num, plural, table } from './format.js';
-import type { ResultOutput as ToolOutput } from './output.js';
+import type { ResultOutput as ToolOutput } from './result-output.js';
 
 /**
  * Lists of searches and agent runs for the model: a sentence saying how many and which page, then a

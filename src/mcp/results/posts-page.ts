@@ -2,9 +2,9 @@ import { postKindOf } from '../../upstream/platforms.js';
 import { fenced } from './fence.js';
 import { isRecord, num } from './format.js';
 import { link, postsUri } from './links.js';
-import type { Detail, ResultOutput as ToolOutput } from './output.js';
 import { pageWithin } from './paging.js';
 import { fromPostsData, type PostSummary, postLine } from './posts.js';
+import type { Detail, ResultOutput as ToolOutput } from './result-output.js';
 import { estimateTokens } from './tokens.js';
 
 export interface PostsPageView {

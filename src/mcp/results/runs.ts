@@ -2,7 +2,7 @@ import type { RunRecord } from '../../upstream/schemas.js';
 import { clip, fencedBlock, typedFence, WRITTEN_FROM_POSTS_NOTICE } from './fence.js';
 import { isRecord, num, plural, withoutNulls } from './format.js';
 import { link, reportUri, runUri } from './links.js';
-import type { Detail, ResultOutput as ToolOutput } from './output.js';
+import type { Detail, ResultOutput as ToolOutput } from './result-output.js';
 
 export function isTerminal(status: string): boolean {
   return status === 'completed' || status === 'failed';

@@ -1,6 +1,6 @@
 import { clip, fenced, typedFence, WRITTEN_FROM_POSTS_NOTICE } from './fence.js';
 import { isRecord, utcMinute as minute, num, plural, table } from './format.js';
-import type { ResultOutput as ToolOutput } from './output.js';
+import type { ResultOutput as ToolOutput } from './result-output.js';
 
 /**
  * Agent-run schedules for the model, in words and compact tables: what a schedule does and when, its

@@ -1,7 +1,7 @@
 import { clip, fenced } from './fence.js';
 import { isRecord, num, plural } from './format.js';
-import type { ResultOutput as ToolOutput } from './output.js';
 import { byKindOrder } from './posts.js';
+import type { ResultOutput as ToolOutput } from './result-output.js';
 
 /**
  * A keyword search's topic trees for the model: per platform, its themes by weight (the posts each

@@ -5,8 +5,8 @@ import { DirectCalls } from './direct-call.js';
 import type { Decision, RequestFacts } from './paths.js';
 import { TaskCalls, type TaskCallsDeps } from './task-call.js';
 import type { PlainTaskGet } from './task-wire.js';
-import { WaitingCalls } from './waiting-call.js';
 import { DirectWaitingCall, type DirectWaitingDeps } from './waiting-direct.js';
+import { FramedWaitingCalls } from './waiting-framed.js';
 
 /** What the bypass needs of the server; the tasks, where the server keeps them (../tasks/). */
 export type BypassDeps = DirectWaitingDeps & { tasks?: TaskCallsDeps['tasks'] };
@@ -17,12 +17,12 @@ export type BypassDecision = Exclude<Decision, { path: 'sdk' | 'sdk-one-tool' | 
 /** The answers to tools/call made outside the SDK's per-request server (README.md beside this file). */
 export class SdkBypass {
   private readonly direct: DirectCalls;
-  private readonly framed: WaitingCalls;
+  private readonly framed: FramedWaitingCalls;
   private readonly tasks: TaskCalls | null;
 
   constructor(private readonly deps: BypassDeps) {
     this.direct = new DirectCalls(deps);
-    this.framed = new WaitingCalls(deps);
+    this.framed = new FramedWaitingCalls(deps);
     this.tasks = deps.tasks ? new TaskCalls({ ...deps, tasks: deps.tasks }) : null;
   }
 

@@ -5,7 +5,7 @@ import type { CallEnv } from '../catalog/call-env.js';
 import { progressNotification } from '../catalog/call-env.js';
 import type { CatalogDeps, CompiledTool } from '../catalog/catalog.js';
 import { executeIn } from '../catalog/execute.js';
-import { toCallToolResult } from '../catalog/outcome.js';
+import { toCallToolResult } from '../catalog/model-outcome.js';
 import type { ToolDef } from '../tools/types.js';
 import { ClientLeft } from '../waiting/stop-reasons.js';
 import type { TimerWheel } from '../waiting/timer-wheel.js';
@@ -48,7 +48,7 @@ export interface DirectRequest {
  * here: JSON on the 2026-07-28 era, one event on the 2025 era's stream (sent at once, with the SDK's
  * keep-alive comments while the call runs). A result these bytes cannot be written for (a block of
  * another kind, output that fails the tool's output schema) or a call that sent progress is answered by
- * the SDK from the finished result, as a waiting call's end is (./waiting-call.ts).
+ * the SDK from the finished result, as a waiting call's end is (./waiting-framed.ts).
  * tests/mcp/sdk-bypass/direct-wire.test.ts compares both paths byte for byte.
  */
 export class DirectCalls {

@@ -67,7 +67,7 @@ function compile(def: Def): OutputCheck | null {
 /**
  * A tool's output schema compiled into a plain check: zod's parse of a result builds
  * a copy of every object in it only to say yes. Output schemas here are loose objects of strings,
- * numbers, booleans, enums, arrays and unknowns (tools/outputs.ts); for anything else (a refinement, a
+ * numbers, booleans, enums, arrays and unknowns (tools/output-schemas.ts); for anything else (a refinement, a
  * length limit, another kind of node) this is null and zod decides. A value the check refuses is given
  * to zod too, so the check need only never accept what zod refuses (tests/mcp/sdk-bypass/output-check.test.ts).
  */

@@ -10,7 +10,7 @@ import { type PlainTaskGet, plainTaskGet } from './task-wire.js';
  * How much of /mcp may be answered outside the SDK:
  * - `full` (the default): plain calls without any SDK exchange; waiting calls that are not plain are
  *   detached and framed by the SDK at both ends;
- * - `framed`: as `full`, but every waiting call is detached and framed by the SDK (./waiting-call.ts);
+ * - `framed`: as `full`, but every waiting call is detached and framed by the SDK (./waiting-framed.ts);
  * - `off`: the SDK answers everything, each tools/call on a per-request server with its one tool.
  * `framed` and `off` exist so the wire tests can compare the bypass with the SDK's own bytes.
  */
@@ -24,7 +24,7 @@ export type BypassMode = 'full' | 'framed' | 'off';
  * - `sdk-refusal`: the same, the tool's handler replaced by the route's refusal;
  * - `direct-call`: ./direct-call.ts (a plain call of a tool that does not wait, or its refusal);
  * - `waiting-direct`: ./waiting-direct.ts (a plain call of a tool that waits);
- * - `waiting-framed`: ./waiting-call.ts (any other call of a tool that waits);
+ * - `waiting-framed`: ./waiting-framed.ts (any other call of a tool that waits);
  * - `task-create`: ./task-call.ts (a plain 2026-07-28 call of long work declaring the tasks extension);
  * - `task-get`: ./task-call.ts (a plain tasks/get).
  */

@@ -3,7 +3,7 @@ import type { CompiledTool } from '../catalog/catalog.js';
 
 /**
  * One exchange on the SDK's handler with `tool` as the only tool registered (handler.ts): how the paths
- * that answer tool calls outside the SDK (./direct-call.ts, ./waiting-call.ts, ./waiting-direct.ts)
+ * that answer tool calls outside the SDK (./direct-call.ts, ./waiting-framed.ts, ./waiting-direct.ts)
  * hand it a result they do not frame themselves.
  */
 export type Exchange = (

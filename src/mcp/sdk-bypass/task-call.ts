@@ -3,7 +3,7 @@ import type { Logger } from '../../logger.js';
 import type { Caller, MemberCaller } from '../auth/caller.js';
 import type { CallEnv } from '../catalog/call-env.js';
 import { AdmittedCall, admit } from '../catalog/execute.js';
-import { toCallToolResult } from '../catalog/outcome.js';
+import { toCallToolResult } from '../catalog/model-outcome.js';
 import type { CatalogDeps, ToolOutcome } from '../catalog/types.js';
 import { type FoundTask, TaskLimitReached, type Tasks } from '../tasks/tasks.js';
 import { startWork, waitLimit } from '../tools/long-work.js';

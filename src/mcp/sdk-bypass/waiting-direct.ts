@@ -6,7 +6,7 @@ import type { Caller } from '../auth/caller.js';
 import { type CallEnv, progressNotification } from '../catalog/call-env.js';
 import type { CatalogDeps, CompiledTool, ToolOutcome } from '../catalog/catalog.js';
 import { executeIn } from '../catalog/execute.js';
-import { toCallToolResult } from '../catalog/outcome.js';
+import { toCallToolResult } from '../catalog/model-outcome.js';
 import type { ToolDef } from '../tools/types.js';
 import { ClientLeft } from '../waiting/stop-reasons.js';
 import type { TimerWheel } from '../waiting/timer-wheel.js';
@@ -15,7 +15,7 @@ import { NodeSseOut } from './node-sse-out.js';
 import { EVENT_STREAM_HEADERS, type Exchange, isEventStream } from './sdk-exchange.js';
 import { type EventOut, messageFrame, readFrames, SseOut } from './sse-out.js';
 
-/** What a direct waiting call needs of the server (./waiting-call.ts:WaitingCallsDeps is the same). */
+/** What a direct waiting call needs of the server (./waiting-framed.ts:FramedWaitingDeps is the same). */
 export interface DirectWaitingDeps {
   exchange: Exchange;
   catalog: CatalogDeps;
@@ -46,7 +46,7 @@ export interface DirectWaitingRequest {
  * progress notification as the SDK's transport does; progress notifications, the SDK's keep-alive
  * comments and the result (./direct-wire.ts:responseText). A result those bytes cannot be written for
  * (output its schema refuses, a block of another kind) is framed by the SDK from the finished call, as
- * ./waiting-call.ts ends every call. tests/mcp/sdk-bypass/waiting-wire*.test.ts compare the wire with the SDK's
+ * ./waiting-framed.ts ends every call. tests/mcp/sdk-bypass/waiting-wire*.test.ts compare the wire with the SDK's
  * own path byte for byte.
  *
  * Served by @hono/node-server (the route passes Node's response), the event stream is written straight

@@ -1,5 +1,5 @@
 import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
-import { toCallToolResult } from '../catalog/outcome.js';
+import { toCallToolResult } from '../catalog/model-outcome.js';
 import type { ToolOutcome } from '../catalog/types.js';
 import { jobName } from '../tools/long-work.js';
 import type { JobKind } from '../tools/types.js';

@@ -4,7 +4,7 @@ import { newId } from '../../security/tokens.js';
 import { otel } from '../../telemetry/index.js';
 import type { UpstreamCredentials } from '../../upstream/client.js';
 import { readTaskArgs, withArgNotes } from '../catalog/arg-words.js';
-import { failedOutcome, shapedOutcome } from '../catalog/outcome.js';
+import { failedOutcome, shapedOutcome } from '../catalog/model-outcome.js';
 import { credentialSource } from '../catalog/tool-errors.js';
 import type { CatalogDeps, ToolOutcome } from '../catalog/types.js';
 import { withReuseNotice } from '../tools/long-work.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RunRecord } from '../../upstream/schemas.js';
-import type { Detail } from '../results/output.js';
+import type { Detail } from '../results/result-output.js';
 import { isTerminal, runOutput } from '../results/runs.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, KEYWORD_PLATFORMS, maxPostArg, text, uuidArg } from './common.js';

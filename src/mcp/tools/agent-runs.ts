@@ -5,7 +5,7 @@ import { isTerminal } from '../results/runs.js';
 import { runResult, runWork, settleRun, startInput } from './agent-run-work.js';
 import { compact, detailArg, text, uuidArg } from './common.js';
 import { nextCall, outputOf, startThenSettle, waitArg } from './long-work.js';
-import { runOutputSchema, uuidRecord } from './outputs.js';
+import { runOutputSchema, uuidRecord } from './output-schemas.js';
 import { CREATE, DESTROY, defineTool, type LongWork, READ, type ToolDef, UPDATE } from './types.js';
 
 const NOT_FOUND = { what: 'agent run', listTool: 'list_agent_runs' };

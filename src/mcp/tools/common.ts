@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KEYWORD_SEARCH_PLATFORMS, POST_KINDS, USER_SEARCH_PLATFORMS } from '../../upstream/platforms.js';
-import { DETAILS, POSTS_LIMIT_DEFAULT } from '../results/output.js';
+import { DETAILS, POSTS_LIMIT_DEFAULT } from '../results/result-output.js';
 
 /**
  * Shared argument and output shapes of the tool groups, defined once. Argument descriptions are short:

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ExpertSearchDetails } from '../../upstream/schemas.js';
 import { expertOutput } from '../results/experts.js';
 import { searchListOutput } from '../results/lists.js';
-import type { Detail } from '../results/output.js';
+import type { Detail } from '../results/result-output.js';
 import { waitFor, whyUnfinished } from '../waiting/wait.js';
 import { compact, detailArg, pageArg, searchIdArg, showArg } from './common.js';
 import { listedJobs } from './listed-jobs.js';
@@ -16,7 +16,7 @@ import {
   waitArg,
   waitBudget,
 } from './long-work.js';
-import { expertOutputSchema, searchRecord } from './outputs.js';
+import { expertOutputSchema, searchRecord } from './output-schemas.js';
 import {
   CREATE,
   defineTool,

@@ -5,8 +5,8 @@ import {
   upstreamPostsFilter,
 } from '../../upstream/platforms.js';
 import { searchListOutput } from '../results/lists.js';
-import { POSTS_LIMIT_DEFAULT } from '../results/output.js';
 import { postsPageOutput } from '../results/posts-page.js';
+import { POSTS_LIMIT_DEFAULT } from '../results/result-output.js';
 import { topicTreeOutput } from '../results/topic-trees.js';
 import {
   compact,
@@ -23,7 +23,7 @@ import {
 } from './common.js';
 import { listedJobs } from './listed-jobs.js';
 import { daysBefore, forceNewArg, startThenSettle, waitArg } from './long-work.js';
-import { keywordSearchOutput, postsPageOutput as postsOutput, searchRecord } from './outputs.js';
+import { keywordSearchOutput, postsPageOutput as postsOutput, searchRecord } from './output-schemas.js';
 import { getSearch, settleSearch } from './search-common.js';
 import { CREATE, defineTool, type LongWork, READ, type ToolDef } from './types.js';
 import { emptyPage, stillRunning, unfinishedSearch } from './unfinished.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { scheduleListResult, scheduleResult, scheduleRunsResult } from '../results/schedules.js';
 import { listInput } from './agent-runs.js';
 import { compact, uuidArg } from './common.js';
-import { uuidRecord } from './outputs.js';
+import { uuidRecord } from './output-schemas.js';
 import {
   deleteAgentSchedule,
   getAgentSchedule,

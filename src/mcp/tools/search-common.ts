@@ -1,8 +1,8 @@
 import type { SearchDetails } from '../../upstream/schemas.js';
 import { percentOf } from '../results/format.js';
-import { type Detail, TOP_POSTS_DEFAULT } from '../results/output.js';
 import { fromPostsData, type PostSummary } from '../results/posts.js';
 import { type PreviewShown, previewOf } from '../results/preview.js';
+import { type Detail, TOP_POSTS_DEFAULT } from '../results/result-output.js';
 import { searchOutput } from '../results/searches.js';
 import { type WaitOutcome, waitFor, whyUnfinished } from '../waiting/wait.js';
 import { twitterFollowers } from './followers.js';

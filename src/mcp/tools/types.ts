@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Scope } from '../../oauth/scopes.js';
 import type { TeamTouch } from '../../teams/tool-policy.js';
 import type { UpstreamClient, UpstreamCredentials } from '../../upstream/client.js';
-import type { ResultOutput } from '../results/output.js';
+import type { ResultOutput } from '../results/result-output.js';
 import type { ProgressUpdate } from '../waiting/wait.js';
 import type { WaitScheduler } from '../waiting/wait-scheduler.js';
 import type { ToolOptions } from './options.js';
@@ -164,7 +164,7 @@ export interface ToolDef<I extends z.ZodType = z.ZodType> {
   /**
    * The tool waits for an upstream job (waitFor): always (true), or when called with `wait: true`
    * ('on request'). Such calls are served so that, while waiting, they hold no SDK server
-   * (../sdk-bypass/waiting-call.ts).
+   * (../sdk-bypass/waiting-framed.ts).
    */
   waits?: true | 'on request';
   /** Long upstream work in two phases (./long-work.ts): what tasks and reuse of identical submits use. */

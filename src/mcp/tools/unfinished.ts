@@ -1,6 +1,6 @@
 import type { SearchDetails } from '../../upstream/schemas.js';
 import { percentOf } from '../results/format.js';
-import { POSTS_LIMIT_DEFAULT, type ResultOutput } from '../results/output.js';
+import { POSTS_LIMIT_DEFAULT, type ResultOutput } from '../results/result-output.js';
 import { nextCall } from './long-work.js';
 import { searchEnded } from './search-common.js';
 import type { ToolContext } from './types.js';

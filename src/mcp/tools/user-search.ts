@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { searchListOutput } from '../results/lists.js';
-import { POSTS_LIMIT_DEFAULT } from '../results/output.js';
 import { postsPageOutput } from '../results/posts-page.js';
+import { POSTS_LIMIT_DEFAULT } from '../results/result-output.js';
 import {
   compact,
   dateArg,
@@ -16,7 +16,7 @@ import {
 } from './common.js';
 import { listedJobs } from './listed-jobs.js';
 import { forceNewArg, monthBefore, startThenSettle, waitArg } from './long-work.js';
-import { postsPageOutput as postsOutput, searchRecord, userSearchOutput } from './outputs.js';
+import { postsPageOutput as postsOutput, searchRecord, userSearchOutput } from './output-schemas.js';
 import { getSearch, settleSearch } from './search-common.js';
 import { CREATE, defineTool, type LongWork, READ, type ToolDef } from './types.js';
 import { emptyPage, stillRunning, unfinishedSearch } from './unfinished.js';

@@ -9,7 +9,7 @@ import { RUN, rawPost, SEARCH, type Stack, stack, until } from './wire-stacks.js
 
 /**
  * What a waiting call keeps while it waits: on the path framed by the SDK
- * (src/mcp/sdk-bypass/waiting-call.ts) the SDK's per-request server of its first exchange must be collectable
+ * (src/mcp/sdk-bypass/waiting-framed.ts) the SDK's per-request server of its first exchange must be collectable
  * once the call waits, in both protocol eras, with and without progress. A callback the call keeps, made in a
  * function whose other closures read the SDK's context, shares that context (V8 gives the closures of one
  * call one context): it kept every McpServer, its transport and streams for the whole wait. On the plain path

@@ -3,7 +3,7 @@ import type { Json } from '../../helpers/harness.js';
 import { polls, rawPost, recordedBy, SEARCH, type Stack, stack, until } from './wire-stacks.js';
 
 /**
- * The detached waiting-call paths (src/mcp/sdk-bypass/waiting-call.ts, framed by the SDK at both ends, and
+ * The detached waiting-call paths (src/mcp/sdk-bypass/waiting-framed.ts, framed by the SDK at both ends, and
  * src/mcp/sdk-bypass/waiting-direct.ts, without the SDK) against the plain SDK path, byte for byte, where a wait
  * ends other than by the job finishing: a 2025-era cancel in another POST, a status read that fails
  * while waiting, a call refused before it waits, and shutdown returning the handle. Raw HTTP in both

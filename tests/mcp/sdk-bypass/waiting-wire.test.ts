@@ -15,7 +15,7 @@ import {
 /**
  * Waiting tool calls are answered outside the SDK's per-request server: plain calls without any SDK
  * exchange (src/mcp/sdk-bypass/waiting-direct.ts), the rest framed by the SDK at both ends and detached in between
- * (src/mcp/sdk-bypass/waiting-call.ts); this proves the wire did not change on either. Three stacks, each a sandbox
+ * (src/mcp/sdk-bypass/waiting-framed.ts); this proves the wire did not change on either. Three stacks, each a sandbox
  * and a server, one on the plain SDK path (`sdkBypass: 'off'`), one detached and framed by the
  * SDK (`sdkBypass: 'framed'`) and one direct, get the same requests in the same order from real
  * v1 and v2 clients and raw HTTP, with each sandbox's clock frozen at the same instant and stepped the

@@ -3,7 +3,7 @@ import type { AuthInfo, CallToolResult, ServerContext } from '@modelcontextproto
 import { type CallEnv, callerOf, progressNotification } from '../catalog/call-env.js';
 import type { CompiledTool } from '../catalog/catalog.js';
 import { executeIn } from '../catalog/execute.js';
-import { toCallToolResult } from '../catalog/outcome.js';
+import { toCallToolResult } from '../catalog/model-outcome.js';
 import type { ToolDef } from '../tools/types.js';
 import { ClientLeft } from '../waiting/stop-reasons.js';
 import { EVENT_STREAM_HEADERS, isEventStream } from './sdk-exchange.js';
@@ -11,7 +11,7 @@ import { messageFrame, readFrames, SseOut } from './sse-out.js';
 import type { DirectWaitingDeps } from './waiting-direct.js';
 
 /** What waiting calls need: the same as the direct path's (./waiting-direct.ts). */
-export type WaitingCallsDeps = DirectWaitingDeps;
+export type FramedWaitingDeps = DirectWaitingDeps;
 
 /**
  * Waiting tool calls that are not plain (README.md: the `waiting-framed` path). On the SDK's own path a
@@ -33,11 +33,11 @@ export type WaitingCallsDeps = DirectWaitingDeps;
  * exchange: ./waiting-direct.ts answers it; this path serves the rest. tests/mcp/sdk-bypass/waiting-wire.test.ts
  * compares all three paths byte for byte.
  */
-export class WaitingCalls {
+export class FramedWaitingCalls {
   /** The marker a detached call's first exchange answers with: random per process, never a tool's text. */
   readonly marker = `detached-call-${randomBytes(12).toString('hex')}`;
 
-  constructor(readonly deps: WaitingCallsDeps) {}
+  constructor(readonly deps: FramedWaitingDeps) {}
 
   serve(
     request: Request,
@@ -78,7 +78,7 @@ class WaitingCall {
   private firstExchangeAbort: AbortController | null = null;
 
   constructor(
-    private readonly calls: WaitingCalls,
+    private readonly calls: FramedWaitingCalls,
     request: Request,
     private readonly authInfo: AuthInfo,
     private readonly parsedBody: unknown,
