@@ -11,7 +11,7 @@ import { ROOT } from '../helpers/process.js';
  * limits, such requests kept their text in caches keyed by it and the process ran out of memory.
  */
 const HEAP_MB = 96;
-const EACH = 120;
+const EACH = 240;
 const MB = 2 ** 20;
 
 let child: ChildProcess;
