@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TOOL_DEFAULTS } from './config-defaults.js';
+import { TASK_DEFAULTS, TOOL_DEFAULTS } from './config-defaults.js';
 import { DEFAULT_POOL_SIZE } from './db/pool-size.js';
 import { UPSTREAM_DEFAULTS } from './upstream/defaults.js';
 
@@ -142,9 +142,8 @@ export const schema = z.object({
   MAX_RESULT_TOKENS: wholeNumber(String(TOOL_DEFAULTS.maxResultTokens), 2_000, 1_000_000, 'tokens'),
   UPSTREAM_TIMEOUT_MS: wholeNumber(String(UPSTREAM_DEFAULTS.timeoutMs), 100, 300_000, 'milliseconds'),
   UPSTREAM_POLLS_PER_SECOND: wholeNumber(String(TOOL_DEFAULTS.pollsPerSecond), 1, 100_000, 'polls a second'),
-  TASK_RETENTION_HOURS: wholeNumber('24', 1, 24 * 30, 'hours'),
-  // 30: another instance resumes a stopped one's tasks within a lease; renewed every 10 s.
-  TASK_LEASE_SECONDS: wholeNumber('30', 1, 3600, 'seconds'),
+  TASK_RETENTION_HOURS: wholeNumber(String(TASK_DEFAULTS.retentionMs / 3_600_000), 1, 24 * 30, 'hours'),
+  TASK_LEASE_SECONDS: wholeNumber(seconds(TASK_DEFAULTS.leaseMs), 1, 3600, 'seconds'),
   METRICS_TOKEN: z
     .string()
     .regex(

@@ -5,6 +5,7 @@ import { batchedToolCallAuditor } from '../audit/batched.js';
 import { repeatedReadsAuditor } from '../audit/repeated-reads.js';
 import { type ToolCallAudit, toolCallAuditor } from '../audit/tool-calls.js';
 import type { Config } from '../config.js';
+import { TASK_DEFAULTS } from '../config-defaults.js';
 import type { OpenStore } from '../db/store/index.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics/index.js';
@@ -51,9 +52,9 @@ export interface McpHandlerOptions extends CallTuning {
   sdkBypass?: BypassMode;
   /** SSE keep-alive comment interval (default 15 s, the SDK's own default). */
   sseKeepAliveMs?: number;
-  /** How long an ended task is kept (default 24 h; TASK_RETENTION_HOURS). */
+  /** How long an ended task is kept (TASK_RETENTION_HOURS; default in config-defaults.ts). */
   taskRetentionMs?: number;
-  /** How long a claim on a task's background work holds without renewal (default 30 s; TASK_LEASE_SECONDS). */
+  /** How long a claim on a task's background work holds unrenewed (TASK_LEASE_SECONDS; config-defaults.ts). */
   taskLeaseMs?: number;
   /** How long a task's work is waited for at most (default 6 h), then it completes with where it stands. */
   taskMaxWorkMs?: number;
@@ -135,8 +136,8 @@ export function createMcpHttpHandler(deps: McpHandlerDeps, options: McpHandlerOp
     },
     serverInfo: SERVER_INFO,
     toolByName,
-    leaseMs: options.taskLeaseMs ?? 30_000,
-    retentionMs: options.taskRetentionMs ?? 24 * 3_600_000,
+    leaseMs: options.taskLeaseMs ?? TASK_DEFAULTS.leaseMs,
+    retentionMs: options.taskRetentionMs ?? TASK_DEFAULTS.retentionMs,
     maxWorkMs: options.taskMaxWorkMs ?? 6 * 3_600_000,
   });
   const tasksStarted = tasks.start().catch((err: unknown) => {
