@@ -41,6 +41,7 @@ describe('the engine split of the test files', () => {
   it('runs once what picks its engine, covers both itself, looks at pages or keeps no state', () => {
     const single = [
       'tests/cli/copy.test.ts',
+      'tests/cli/help-and-config.test.ts',
       'tests/db/store.test.ts',
       'tests/housekeeping/pass-stopped.test.ts',
       'tests/reliability/crash-safety.test.ts',

@@ -4,7 +4,8 @@ import { createUser } from '../../src/accounts/users.js';
 import { getPersonalWorkspaceId } from '../../src/accounts/workspaces.js';
 import { createAuthorizationCode, findCode } from '../../src/oauth/codes.js';
 import { issueGrantForCode } from '../../src/oauth/grants.js';
-import { type CliWorkspace, cliWorkspace, lines, runCli } from '../helpers/cli.js';
+import { lines, runCli } from '../helpers/cli.js';
+import { type CliWorkspace, cliWorkspace } from '../helpers/cli-workspace.js';
 
 let ws: CliWorkspace;
 beforeAll(async () => {

@@ -7,7 +7,8 @@ import { keyId } from '../../src/config.js';
 import { first } from '../../src/db/store/index.js';
 import { SecretBox } from '../../src/security/secrets.js';
 import { hashToken } from '../../src/security/tokens.js';
-import { type CliWorkspace, cliWorkspace, lines, runCli } from '../helpers/cli.js';
+import { lines, runCli } from '../helpers/cli.js';
+import { type CliWorkspace, cliWorkspace } from '../helpers/cli-workspace.js';
 
 let ws: CliWorkspace;
 beforeAll(async () => {

@@ -4,7 +4,8 @@ import { createSession, resolveSession } from '../../src/accounts/sessions.js';
 import { authenticate, createUser } from '../../src/accounts/users.js';
 import { getPersonalWorkspaceId } from '../../src/accounts/workspaces.js';
 import { first } from '../../src/db/store/index.js';
-import { type CliWorkspace, cliWorkspace, lines, runCli } from '../helpers/cli.js';
+import { lines, runCli } from '../helpers/cli.js';
+import { type CliWorkspace, cliWorkspace } from '../helpers/cli-workspace.js';
 
 let ws: CliWorkspace;
 beforeAll(async () => {
