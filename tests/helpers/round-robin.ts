@@ -67,6 +67,11 @@ export class RoundRobinProxy {
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
+        // An instance killed mid-answer: the client's connection ends too, as a real balancer's does
+        // (pipe alone would leave it open, waiting for an end that never comes).
+        answer.on('close', () => {
+          if (!answer.complete) res.destroy();
+        });
       },
     );
     upstream.on('error', (error: NodeJS.ErrnoException) => {

@@ -21,6 +21,8 @@ export interface TwoInstances {
   instances: Gateway[];
   /** The balancer seen as a TestServer (PUBLIC_URL is its address), for the oauth-http helpers. */
   view: TestServer;
+  /** A new process in place of instance `index` (one that was stopped), behind the balancer again. */
+  replace(index: number): Promise<Gateway>;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,12 @@ export async function startTwoInstances(env: Record<string, string> = {}): Promi
     proxy,
     instances,
     view: asTestServer(proxy.url, store, proxy.url, location, sql),
+    async replace(index) {
+      const g = await spawn();
+      instances[index] = g;
+      proxy.setBackend(index, g.url);
+      return g;
+    },
     async close() {
       for (const g of instances) g.proc.kill('SIGKILL');
       await Promise.all(instances.map((g) => g.proc.exit()));
