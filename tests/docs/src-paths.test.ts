@@ -13,23 +13,30 @@ function pages(): string[] {
 }
 
 /**
- * The `src/…` paths a page names: a file (`src/mcp/handler.ts`, also as `src/mcp/handler.ts:name`) or
- * a folder (`src/mcp/tools/`). Patterns (`src/views/<name>/main.ts`, `src/**`) are no paths.
+ * The `src/…` and `tests/…` paths a page names: a file (`src/mcp/handler.ts`, also as
+ * `src/mcp/handler.ts:name`) or a folder (`src/mcp/tools/`). Patterns (`src/views/<name>/main.ts`,
+ * `src/**`, `tests/mcp/sdk-bypass/waiting-wire*.test.ts`) are no paths.
  */
-function srcPathsIn(text: string): string[] {
-  const found = text.match(/(?<![\w/.-])src\/[\w./-]*[\w/]/g) ?? [];
-  return [...new Set(found.filter((p) => !p.includes('*')))];
+function repoPathsIn(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?<![\w/.-])(?:src|tests)\/[\w./-]*[\w/]/g)) {
+    const next = text[m.index + m[0].length];
+    if (next !== '*' && !m[0].includes('*')) found.push(m[0]);
+  }
+  return [...new Set(found)];
 }
 
-describe('docs: every src/ path a page names exists', () => {
+describe('docs: every src/ and tests/ path a page names exists', () => {
   it('finds the paths a page names, and misses nothing that is not there', () => {
     expect(
-      srcPathsIn('see `src/mcp/handler.ts:decide`, src/mcp/tools/ and src/views/<name>/main.ts.'),
-    ).toEqual(['src/mcp/handler.ts', 'src/mcp/tools/', 'src/views/']);
+      repoPathsIn(
+        'see `src/mcp/handler.ts:decide`, src/mcp/tools/, src/views/<name>/main.ts, tests/mcp/tasks/ and tests/mcp/x*.ts.',
+      ),
+    ).toEqual(['src/mcp/handler.ts', 'src/mcp/tools/', 'src/views/', 'tests/mcp/tasks/']);
   });
 
   it.each(pages())('%s', (page) => {
-    const missing = srcPathsIn(readDoc(page)).filter((p) => !existsSync(join(ROOT, p)));
+    const missing = repoPathsIn(readDoc(page)).filter((p) => !existsSync(join(ROOT, p)));
     expect(missing).toEqual([]);
   });
 });
