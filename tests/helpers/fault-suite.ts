@@ -171,13 +171,16 @@ async function oneCase(h: Harness, t: SuiteTiming, fault: FaultKind, client: Cli
   };
 }
 
-/** Every fault kind with every client, all at once. */
+/** Every fault kind with every client (or the clients `clientsOf` picks for it), all at once. */
 export function runFaultSuite(
   h: Harness,
   t: SuiteTiming,
   kinds: readonly FaultKind[] = FAULT_KINDS,
+  clientsOf: (fault: FaultKind, index: number) => readonly ClientKind[] = () => CLIENTS,
 ): Promise<FaultRow[]> {
-  return Promise.all(kinds.flatMap((fault) => CLIENTS.map((client) => oneCase(h, t, fault, client))));
+  return Promise.all(
+    kinds.flatMap((fault, i) => clientsOf(fault, i).map((client) => oneCase(h, t, fault, client))),
+  );
 }
 
 /** A row passes when every call was answered in time, all work reached its result, none was made twice. */

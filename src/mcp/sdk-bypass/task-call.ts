@@ -6,7 +6,7 @@ import { AdmittedCall, admit } from '../catalog/execute.js';
 import { toCallToolResult } from '../catalog/model-outcome.js';
 import type { CatalogDeps, ToolOutcome } from '../catalog/types.js';
 import { type FoundTask, TaskLimitReached, type Tasks } from '../tasks/tasks.js';
-import { startWork, waitLimit } from '../tools/long-work.js';
+import { startWithinLimit, waitLimit } from '../tools/long-work.js';
 import type { LongWork, ToolDef } from '../tools/types.js';
 import { ClientLeft } from '../waiting/stop-reasons.js';
 import { type PlainCall, responseText } from './direct-wire.js';
@@ -52,9 +52,10 @@ export class TaskCalls {
       const refusal = await this.deps.tasks.limits.admit(caller);
       if (refusal) return this.answer(call, await admitted.refuse(refusal, 'task_limit'));
       const args = admitted.args as Record<string, unknown>;
-      let started: Awaited<ReturnType<typeof startWork>>;
+      let started: Awaited<ReturnType<typeof startWithinLimit>>;
       try {
-        started = await startWork(def.name, work, args, admitted.ctx);
+        // Within the call's limit: a create the upstream is slow to answer goes on in the background.
+        started = await startWithinLimit(def.name, work, args, admitted.ctx);
       } catch (error) {
         return this.answer(call, await admitted.end({ error }));
       }

@@ -7,7 +7,7 @@ import { readTaskArgs, withArgNotes } from '../catalog/arg-words.js';
 import { failedOutcome, shapedOutcome } from '../catalog/model-outcome.js';
 import { credentialSource } from '../catalog/tool-errors.js';
 import type { CatalogDeps, ToolOutcome } from '../catalog/types.js';
-import { withReuseNotice } from '../tools/long-work.js';
+import { jobName, withReuseNotice } from '../tools/long-work.js';
 import type { LongWork, ProgressUpdate, Settled, StartedJob, ToolContext, ToolDef } from '../tools/types.js';
 import { credentialScope } from '../waiting/wait.js';
 import { sharedJobKey } from '../waiting/wait-request.js';
@@ -196,6 +196,13 @@ export class TaskRunner {
       }
       // Shutdown, or ended elsewhere: another instance (or this one restarted) goes on from the row.
       if (catalog.stopWaiting.aborted || task.controller.signal.aborted) return;
+      if (task.row.reusedAgeMs !== null && settled.ended === 'done' && settled.failed) {
+        // Reused work found failed is never the answer (docs/long-running-calls.md): it is forgotten,
+        // so the same call made again starts it anew, and the task says so.
+        await catalog.reuse?.seen(task.work.kind, job.id, 'failed');
+        await this.finish(task.row, reusedFailed(task));
+        return;
+      }
       const out = withArgNotes(
         task.row.reusedAgeMs === null ? settled.output : this.noticed(task, settled.output),
         task.notes,
@@ -257,4 +264,14 @@ export class TaskRunner {
     });
     if (!ended) this.deps.logger.debug({ tool: row.tool }, 'a task had ended before its work did');
   }
+}
+
+/** The end of a task whose reused work had failed: not that failure, but how to start it anew. */
+function reusedFailed(task: RunningTask): ToolOutcome & { ok: false } {
+  const what = `${jobName(task.work.kind)} ${task.row.jobId}`;
+  return {
+    ok: false,
+    text: `The identical ${what} this call was answered with had ended failed, so it is not the result and it will not be reused again. Call ${task.def.name} again with the same arguments to start a new one.`,
+    reason: 'reused_failed',
+  };
 }

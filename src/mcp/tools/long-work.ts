@@ -70,8 +70,7 @@ export function startThenSettle<A extends { force_new?: boolean | undefined }>(
   ctx: ToolContext,
 ): Promise<ToolOutput> {
   const limit = waitLimit(work, ctx.options);
-  const startBy = (ctx.arrivedAt ?? Date.now()) + limit - reserveMs(limit);
-  return startInTime(tool, work, args, ctx, startBy).then(async ({ job, reused }) => {
+  return startWithinLimit(tool, work, args, ctx).then(async ({ job, reused }) => {
     const settled = await work.settle(job, args, ctx, limit);
     if (!reused) return settled.output;
     if (!settled.failed || !ctx.reuse)
@@ -137,6 +136,20 @@ export class CreateOutcomeUnknown extends Error {
     );
     this.name = 'CreateOutcomeUnknown';
   }
+}
+
+/**
+ * The first phase within the call's wait limit, counted from the request's arrival: past it the call
+ * answers StillCreating and the create goes on in the background (a task's create call too).
+ */
+export function startWithinLimit<A>(
+  tool: string,
+  work: LongWork<A>,
+  args: A,
+  ctx: ToolContext,
+): Promise<{ job: StartedJob; reused: Reused | null }> {
+  const limit = waitLimit(work, ctx.options);
+  return startInTime(tool, work, args, ctx, (ctx.arrivedAt ?? Date.now()) + limit - reserveMs(limit));
 }
 
 /**
