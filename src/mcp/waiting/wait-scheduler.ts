@@ -1,5 +1,7 @@
 import { metrics } from '../../metrics/index.js';
 import { otel } from '../../telemetry/index.js';
+import { UpstreamError } from '../../upstream/errors.js';
+import { isTransient } from '../../upstream/retry-policy.js';
 import { type BudgetedPoll, PollBudget } from './poll-budget.js';
 import { PollPlan } from './poll-plan.js';
 import { alignUp, TimerWheel, type WheelEntry } from './timer-wheel.js';
@@ -239,7 +241,7 @@ export class WaitScheduler {
       (error: unknown) => {
         if (job.polling !== controller) return;
         job.polling = null;
-        this.finish(job, (record) => ({ kind: 'unreadable', record, error }));
+        this.unread(job, error);
       },
     );
   }
@@ -258,6 +260,30 @@ export class WaitScheduler {
     if (job.waiters.size === 0) return;
     job.record = job.spec.keep ? job.spec.keep(record) : record;
     job.plannedAt = alignUp(now + job.plan.next(now, job.spec.progress(record).percentage), this.pollStep);
+    this.arm(job);
+  }
+
+  /**
+   * A poll failed. A passing fault (a network error, a time-out, a 5xx, a 429 or an open circuit) ends
+   * only the waits whose limit has come, with the error; the others wait on, the next poll planned as
+   * after a read (or when the upstream said to come back), as a client would keep polling to its
+   * deadline. A wait ended at once would send its caller straight back for the next call, a loop of
+   * calls that fail at once while the upstream is down. Any other error ends every wait.
+   */
+  private unread<T>(job: Job<T>, error: unknown): void {
+    const passing =
+      error instanceof UpstreamError && (isTransient(error.kind) || error.kind === 'unavailable');
+    if (!passing) {
+      this.finish(job, (record) => ({ kind: 'unreadable', record, error }));
+      return;
+    }
+    const now = this.now();
+    for (const waiter of job.waiters) {
+      if (waiter.deadline <= now) this.leave(job, waiter, { kind: 'unreadable', record: job.record, error });
+    }
+    if (job.waiters.size === 0) return;
+    const planned = now + job.plan.next(now, job.spec.progress(job.record).percentage);
+    job.plannedAt = alignUp(Math.max(planned, now + (error.retryAfterMs ?? 0)), this.pollStep);
     this.arm(job);
   }
 
