@@ -112,6 +112,8 @@ export interface FaultRow {
   fault: string;
   client: ClientKind;
   calls: number;
+  /** Calls answered at all (a JSON-RPC result or error), late or not. */
+  answered: number;
   withinLimit: number;
   longestMs: number;
   workAsked: number;
@@ -162,6 +164,7 @@ async function oneCase(h: Harness, t: SuiteTiming, fault: FaultKind, client: Cli
     fault: fault.name,
     client,
     calls: calls.length,
+    answered: calls.length - unanswered,
     withinLimit: calls.length - late.length,
     longestMs: Math.round(Math.max(0, ...calls.map((c) => c.ms))),
     workAsked: t.work.length,
