@@ -1,5 +1,5 @@
 import { clip, typedFence } from './fence.js';
-import { isRecord, minute, num, plural, table } from './format.js';
+import { isRecord, num, plural, table, utcMinute } from './format.js';
 import type { ResultOutput as ToolOutput } from './result-output.js';
 
 /**
@@ -54,7 +54,7 @@ export function usageResult(
             num(n(u.searches_count)),
             num(n(u.iq_keywords_searches_count)),
             num(n(u.iq_users_searches_count)),
-            minute(u.last_search),
+            utcMinute(u.last_search),
           ]),
         ),
       ]),

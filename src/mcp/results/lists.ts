@@ -1,5 +1,5 @@
 import { clip, typedFence } from './fence.js';
-import { isRecord, minute, num, plural, table } from './format.js';
+import { isRecord, num, plural, table, utcMinute } from './format.js';
 import type { ResultOutput as ToolOutput } from './result-output.js';
 
 /**
@@ -39,7 +39,7 @@ export function searchListOutput(
           String(s.id),
           clip(s.query ?? '', 120),
           String(s.status ?? '?'),
-          minute(s.created_at),
+          utcMinute(s.created_at),
         ]),
       ),
     ]),
@@ -77,7 +77,7 @@ export function runListOutput(
     const cells = [
       String(r.id),
       [r.status, r.error && r.status === 'failed' ? clip(r.error, 60) : null].filter(Boolean).join(': '),
-      minute(r.created_at),
+      utcMinute(r.created_at),
       typeof r.confidence_level === 'string' ? r.confidence_level : '',
       clip(r.question ?? '', 140),
     ];
