@@ -13,6 +13,7 @@ import { type CapturedRequest, captureRequests, identityOnly } from './capture.j
 import { completionDelay } from './figures/completion.js';
 import { contextRows, measureContextCost, readBefore } from './figures/context.js';
 import { engineFigures } from './figures/engines.js';
+import { hotPathChecks, hotPathRows } from './figures/hot-path.js';
 import { pollFloor } from './figures/poll-floor.js';
 import { type FloorSample, floorRound, type ProxySample, proxyRound } from './figures/proxy.js';
 import { coldStarts } from './figures/startup.js';
@@ -26,7 +27,7 @@ import {
 import { type ThroughputSample, TOOLS_LIST_CONNECTIONS, toolsListRound } from './figures/throughput.js';
 import { TOKEN_CONNECTIONS, tokenRound } from './figures/token.js';
 import { type WaitingSample, waitingCalls } from './figures/waiting.js';
-import { rssBytes } from './lib/stats.js';
+import { median, rssBytes } from './lib/stats.js';
 import { machine, type Row, table, write } from './report.js';
 import { benchRows, withBefore } from './rows.js';
 import { type Gateway, type Sandbox, startBaseline, startGateway, startSandbox } from './servers.js';
@@ -175,6 +176,9 @@ async function main() {
       rssTrail.push(rssBytes(gateway.proc.pid));
     }
 
+    log('hot path: the cost of each check a request passes');
+    const hotPath = hotPathChecks(requests.toolsCall.body);
+
     const waits: WaitingSample[] = [];
     // Every repeat starts from a settled gateway, as the second does after the first's idle wait, so
     // the repeats measure the same thing. The first still costs more (6.0 % of a core against 3.7 %,
@@ -286,6 +290,7 @@ async function main() {
           settings,
         }),
       ),
+      ...withBefore(hotPathRows(hotPath, median(proxy1.map((s) => s.cpuUs)))),
       ...withBefore(taskRows(tasksGetRounds, polled)),
       ...contextRows(context, readBefore()),
       ...engines,
@@ -305,6 +310,7 @@ async function main() {
         proxy1,
         proxy32,
         floors,
+        hotPath,
         token,
         waits,
         tasksGetRounds,
