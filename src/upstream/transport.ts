@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { sendOnce } from './attempt.js';
 import { CIRCUIT_DEFAULTS, CircuitBreaker, type CircuitOptions } from './circuit-breaker.js';
+import { credentialDigest } from './credential-digest.js';
 import { UPSTREAM_DEFAULTS } from './defaults.js';
 import {
   creditsFromBody,
@@ -261,11 +261,5 @@ export class UpstreamTransport {
  * the token.
  */
 function circuitKey(host: string, creds: UpstreamCredentials): string {
-  return createHash('sha256')
-    .update(host)
-    .update('\u0000')
-    .update(creds.token)
-    .update('\u0000')
-    .update(creds.userId)
-    .digest('base64url');
+  return `${host}\u0000${credentialDigest(creds)}`;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { credentialDigest } from '../../upstream/credential-digest.js';
 import { isRecord } from '../results/format.js';
 import type { ToolContext } from './types.js';
 
@@ -13,9 +13,8 @@ const KEPT = 512;
 const kept = new Map<string, ReadonlyMap<string, number>>();
 
 function keyOf(ctx: ToolContext, searchId: number): string {
-  // The token is hashed: the map outlives the call, and need not hold it.
-  const token = createHash('sha256').update(ctx.creds.token).digest('base64url');
-  return `${token}\u0000${ctx.creds.userId}\u0000${searchId}`;
+  // The credential is hashed: the map outlives the call, and need not hold the token.
+  return `${credentialDigest(ctx.creds)}\u0000${searchId}`;
 }
 
 /** `twitter\u0000<handle>` → followers, for the twitter posts of a finished search; null when unreadable. */

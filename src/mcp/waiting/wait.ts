@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { otel } from '../../telemetry/index.js';
+import { credentialDigest } from '../../upstream/credential-digest.js';
 import { UpstreamError } from '../../upstream/errors.js';
 import type { UpstreamCredentials } from '../../upstream/transport.js';
 import type { WaitOutcome, WaitRequest } from './wait-request.js';
@@ -70,7 +70,7 @@ function waitUntraced<T>(ctx: WaitContext, spec: WaitSpec<T>): Promise<WaitOutco
  * records are visible to them). Hashed so the scheduler's keys do not hold the token itself.
  */
 export function credentialScope(creds: UpstreamCredentials): string {
-  return createHash('sha256').update(creds.token).update('\u0000').update(creds.userId).digest('base64url');
+  return credentialDigest(creds);
 }
 
 /** The reporter of a call whose client asked for no progress: one function for all of them. */
