@@ -47,15 +47,20 @@ export function shapedOutcome(out: ToolOutput, maxTokens: number): ToolOutcome &
   const data = out.untrusted ? (cleanDeep(dropped) as Record<string, unknown>) : dropped;
   let shaped = capResult(data, maxTokens, out.rest);
   let text = composeText(out, shaped, maxTokens);
+  // The text's estimate, once known, is handed to fitText rather than counted again.
+  let textTokens: number | undefined;
   for (let round = 0; round < 4 && out.json; round++) {
-    const over = estimateTokens(text) - maxTokens;
+    textTokens = estimateTokens(text);
+    const over = textTokens - maxTokens;
     if (over <= 0) break;
-    shaped = capResult(data, Math.max(0, shaped.tokens - over - 200), out.rest);
+    const dataTokens = shaped.tokens ?? estimateTokens(shaped.json);
+    shaped = capResult(data, Math.max(0, dataTokens - over - 200), out.rest);
     text = composeText(out, shaped, maxTokens);
+    textTokens = undefined;
   }
   return {
     ok: true,
-    text: fitText(text, maxTokens),
+    text: fitText(text, maxTokens, textTokens),
     data: shaped.data,
     json: shaped.json,
     links: out.links ?? [],

@@ -1,4 +1,4 @@
-import { estimateTokens } from './tokens.js';
+import { estimateTokens, withinTokens } from './tokens.js';
 
 /**
  * Result shaping: a token budget that trims the longest arrays (and, failing that, the longest
@@ -19,8 +19,8 @@ export interface Truncation {
 export interface Shaped {
   data: Record<string, unknown>;
   truncated: Truncation[];
-  /** Estimated tokens of `json`. */
-  tokens: number;
+  /** Estimated tokens of `json`; null when the data fit by its length alone, uncounted (./tokens.ts). */
+  tokens: number | null;
   /** `data` as JSON text: measured for the budget, so the answer need not serialize it again. */
   json: string;
 }
@@ -33,11 +33,12 @@ export function capResult(
   restOf?: (trimmed: Truncation) => string | null,
 ): Shaped {
   let json = jsonText(input);
+  if (withinTokens(json, maxTokens)) return { data: input, truncated: [], tokens: null, json };
   let tokens = estimateTokens(json);
-  if (tokens <= maxTokens) return { data: input, truncated: [], tokens, json };
   // Work on a copy so upstream objects are never mutated.
   const data = structuredClone(input);
   const report = new Map<string, Truncation>();
+  let truncated: Truncation[] | null = null;
   // Arrays whose rest can be read elsewhere go first: trimming them loses nothing for good.
   const reachable = (path: string) => restOf?.({ path, kind: 'array', kept: 0, total: 0 }) != null;
   for (let round = 0; round < MAX_ROUNDS && tokens > maxTokens; round++) {
@@ -60,14 +61,20 @@ export function capResult(
       report.set(path, { path, kind: 'string', kept: keep, total });
     }
     // The report is part of the result: it counts against the budget too.
-    data._truncated = withRest([...report.values()], restOf);
+    truncated = withRest([...report.values()], restOf);
+    data._truncated = truncated;
     json = jsonText(data);
     tokens = estimateTokens(json);
   }
-  const truncated = withRest([...report.values()], restOf);
-  data._truncated = truncated;
-  json = jsonText(data);
-  return { data, truncated, tokens: estimateTokens(json), json };
+  // Each round ends with `_truncated` written from the report and the JSON measured: only a loop that
+  // found nothing to trim in its first round leaves both to do.
+  if (truncated === null) {
+    truncated = withRest([...report.values()], restOf);
+    data._truncated = truncated;
+    json = jsonText(data);
+    tokens = estimateTokens(json);
+  }
+  return { data, truncated, tokens, json };
 }
 
 function withRest(report: Truncation[], restOf?: (trimmed: Truncation) => string | null): Truncation[] {

@@ -1,4 +1,4 @@
-import { estimateTokens } from './tokens.js';
+import { estimateTokens, withinTokens } from './tokens.js';
 
 /**
  * The last guard of the answer budget: a text still over it (a long report upstream wrote) is cut
@@ -9,8 +9,9 @@ import { estimateTokens } from './tokens.js';
 const OPEN = '<untrusted-content>';
 const CLOSE = '</untrusted-content>';
 
-export function fitText(text: string, maxTokens: number): string {
-  if (estimateTokens(text) <= maxTokens) return text;
+/** `tokens`: the text's estimate when the caller has it already (a long answer's scan is not repeated). */
+export function fitText(text: string, maxTokens: number, tokens?: number): string {
+  if (tokens === undefined ? withinTokens(text, maxTokens) : tokens <= maxTokens) return text;
   const note = `(Answer cut here to fit ${maxTokens.toLocaleString('en-US')} tokens.)`;
   const room = maxTokens - estimateTokens(note) - estimateTokens(CLOSE) - 4;
   const kept: string[] = [];

@@ -51,3 +51,17 @@ export function estimateTokens(text: string): number {
   }
   return tokens;
 }
+
+/**
+ * The most tokens estimateTokens gives one character (a surrogate pair, two characters, is three): a
+ * text no longer than the budget allows at this rate fits without being counted.
+ */
+const MOST_TOKENS_PER_CHAR = 1.5;
+
+/**
+ * Whether the text's estimate is at most `maxTokens`: by its length alone when that settles it (most
+ * answers are far below the budget, and this runs on every answer), else by counting.
+ */
+export function withinTokens(text: string, maxTokens: number): boolean {
+  return text.length * MOST_TOKENS_PER_CHAR <= maxTokens || estimateTokens(text) <= maxTokens;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageWithin } from '../../../src/mcp/results/paging.js';
 import { capResult, describeTruncation } from '../../../src/mcp/results/shape.js';
-import { estimateTokens } from '../../../src/mcp/results/tokens.js';
+import { estimateTokens, withinTokens } from '../../../src/mcp/results/tokens.js';
 
 const tokens = (value: unknown) => estimateTokens(JSON.stringify(value));
 
@@ -109,5 +109,25 @@ describe('pageWithin', () => {
   it('always holds one item, however large, so paging moves on', () => {
     const items = [{ text: 'y'.repeat(20_000) }, { text: 'z' }];
     expect(pageWithin(items, 0, 10, 1_000)).toMatchObject({ returned: 1, next_offset: 1 });
+  });
+});
+
+describe('withinTokens', () => {
+  // Answers far below the budget are settled by their length: the decision must be the count's, also
+  // where the length bound is tight (emoji: three tokens for two characters) or the count is far lower.
+  it('decides as the count does, for texts at the most and the fewest tokens per character', () => {
+    const texts = [
+      '😀'.repeat(400),
+      'x'.repeat(1_200),
+      '1'.repeat(900),
+      '{"a":[1,2]}'.repeat(80),
+      'ab cd '.repeat(150),
+    ];
+    for (const text of texts) {
+      const count = estimateTokens(text);
+      for (const max of [0, count - 1, count, count + 1, text.length, Math.ceil(text.length * 1.5)]) {
+        expect(withinTokens(text, max), `${text.slice(0, 12)}… at ${max}`).toBe(count <= max);
+      }
+    }
   });
 });
