@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ALL_TOOLS } from '../../../src/mcp/tools/index.js';
 import { connectV1, connectV2 } from '../../helpers/harness.js';
 import { mcpBehaviourFixture } from '../../helpers/mcp-behaviour.js';
 
@@ -21,7 +22,9 @@ describe('scopes', () => {
     expect(names).toContain('get_keyword_search');
     expect(names).toContain('list_agent_runs');
     expect(names).not.toContain('usage');
-    expect(names.length).toBe(14);
+    expect(names.length).toBe(
+      ALL_TOOLS.filter((t) => ['searches:read', 'agent:read'].includes(t.scope)).length,
+    );
     await expect(
       client.callTool({ name: 'submit_keyword_search', arguments: { query: 'not allowed' } }),
     ).rejects.toThrow();
