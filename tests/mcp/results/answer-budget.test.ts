@@ -39,6 +39,16 @@ async function call(name: string, args: Json = {}): Promise<Json> {
   return r;
 }
 
+/** A call whose answer may be a refusal (a completed run cannot be rerun or cancelled): measured all the same. */
+async function answer(name: string, args: Json): Promise<void> {
+  const r = await client.callTool({ name, arguments: args });
+  answers.push({
+    call: `${name} ${JSON.stringify(args)}`,
+    text: textOf(r),
+    structured: JSON.stringify(r.structuredContent ?? null),
+  });
+}
+
 beforeAll(async () => {
   h = await startHarness();
   const upstreamToken = await h.credential({ synth_posts: 1_000, producer: true, credits: 100 });
@@ -133,6 +143,10 @@ describe('a 5,000-post search, every answer within 20,000 o200k tokens', () => {
     const runId = run.structuredContent.run_id;
     for (const detail of ['summary', 'full']) await call('get_agent_run', { run_id: runId, detail });
     await call('list_agent_runs', { limit: 100 });
+    await call('update_agent_run', { run_id: runId, pinned: true, label: 'energy' });
+    await answer('rerun_agent_run', { run_id: runId });
+    await answer('cancel_agent_run', { run_id: runId });
+    await call('delete_agent_run', { run_id: runId });
     const schedule = await call('create_agent_schedule', {
       name: 'Energy prices',
       question: 'Energy prices this week?',
@@ -145,13 +159,22 @@ describe('a 5,000-post search, every answer within 20,000 o200k tokens', () => {
     await call('list_agent_schedules', {});
     await call('get_agent_schedule', { schedule_id: scheduleId });
     await call('list_agent_schedule_runs', { schedule_id: scheduleId });
+    await call('update_agent_schedule', { schedule_id: scheduleId, recurrence_time: '10:00' });
+    await call('pause_agent_schedule', { schedule_id: scheduleId });
+    await call('resume_agent_schedule', { schedule_id: scheduleId });
+    await call('delete_agent_schedule', { schedule_id: scheduleId });
     await call('usage', {});
     await call('get_usage_by_month', { month: '2026-11' });
     await call('get_integration_setup', {});
+    await call('update_integration_setup', { return_url: 'https://hooks.example.com/in' });
   });
 
   it('holds every answer within the budget, and the estimate at or above the real count', () => {
     expect(answers.length).toBeGreaterThan(60);
+    // Every tool of the catalog answered at least once.
+    expect(
+      new Set(answers.filter((a) => !a.call.startsWith('resources/')).map((a) => a.call.split(' ')[0])).size,
+    ).toBe(31);
     const over: string[] = [];
     const under: string[] = [];
     for (const a of answers) {
