@@ -37,7 +37,7 @@ export interface McpAuthInfo {
    * selection: the tools this connection chose (its grant's and its URL's or headers', narrowest);
    * refusal: the tools/call is answered with this result instead of running the tool.
    */
-  extra: { caller: Caller; selection: ToolSelection; refusal?: ToolRefusal };
+  extra: { caller: Caller; selection: ToolSelection; refusal?: ToolRefusal; arrivedAt?: number };
 }
 
 export interface McpRouteDeps {
@@ -230,7 +230,12 @@ export function mcpRoutes(deps: McpRouteDeps) {
       scopes: [...caller.scopes],
       ...(verified.expiresAt === undefined ? {} : { expiresAt: Math.floor(verified.expiresAt / 1000) }),
       resource,
-      extra: refusal ? { caller, selection, refusal } : { caller, selection },
+      extra: {
+        caller,
+        selection,
+        arrivedAt: c.get('arrivedAt'),
+        ...(refusal ? { refusal } : {}),
+      },
     };
     return deps.handler.fetch(
       c.req.raw,

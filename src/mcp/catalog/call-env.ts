@@ -29,6 +29,17 @@ export interface CallEnv {
   controller?: AbortController;
   /** Told when the call starts waiting for an upstream job. */
   onWaitStart?(): void;
+  /**
+   * When the request reached the server (the route puts it in the auth info's extra); a waiting call's
+   * limit counts from it. Left out where there is no HTTP request (stdio): then from the call's admission.
+   */
+  arrivedAt?: number;
+}
+
+/** The request's arrival the route recorded in its auth info, if any (CallEnv.arrivedAt). */
+export function arrivedAtOf(authInfo: { extra?: Record<string, unknown> } | undefined): number | undefined {
+  const at = authInfo?.extra?.arrivedAt;
+  return typeof at === 'number' ? at : undefined;
 }
 
 export function callerOf(ctx: ServerContext): Caller | undefined {
@@ -73,5 +84,6 @@ export function callEnvOf(ctx: ServerContext): CallEnv {
             ctx.mcpReq.notify(progressNotification(progressToken, progress, message)).catch(() => {});
           },
     signal: ctx.mcpReq.signal,
+    arrivedAt: arrivedAtOf(ctx.http?.authInfo),
   };
 }

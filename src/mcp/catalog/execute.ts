@@ -162,8 +162,9 @@ export async function admit(
   via: CallPath = 'tool',
 ): Promise<AdmittedCall | ToolOutcome> {
   const started = performance.now();
-  // The wait limit counts from here: the checks, team policy and upstream create all fall inside it.
-  const arrivedAt = Date.now();
+  // The wait limit counts from the request's arrival (else from here): the body, the token check, team
+  // policy and the upstream create all fall inside it.
+  const arrivedAt = env.arrivedAt ?? Date.now();
   const { caller } = env;
   const who = caller ? auditIdentity(caller) : { userId: null, workspaceId: null, clientId: null };
   const audit = (status: string, detail?: Record<string, unknown>) =>

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Caller, MemberCaller } from '../auth/caller.js';
+import { arrivedAtOf } from '../catalog/call-env.js';
 import { DirectCalls } from './direct-call.js';
 import type { Decision, RequestFacts } from './paths.js';
 import { TaskCalls, type TaskCallsDeps } from './task-call.js';
@@ -68,7 +69,13 @@ export class SdkBypass {
       case 'waiting-framed':
         return this.framed.serve(request, authInfo, parsedBody, def, tool);
       case 'task-create':
-        return (this.tasks as TaskCalls).create(decision.call, request, def, facts.caller as MemberCaller);
+        return (this.tasks as TaskCalls).create(
+          decision.call,
+          request,
+          def,
+          facts.caller as MemberCaller,
+          arrivedAtOf(authInfo),
+        );
     }
   }
 }

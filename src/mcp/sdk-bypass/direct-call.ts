@@ -2,7 +2,7 @@ import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
 import { jsonResponse } from '../../http/compress.js';
 import type { Logger } from '../../logger.js';
 import type { CallEnv } from '../catalog/call-env.js';
-import { progressNotification } from '../catalog/call-env.js';
+import { arrivedAtOf, progressNotification } from '../catalog/call-env.js';
 import type { CatalogDeps, CompiledTool } from '../catalog/catalog.js';
 import { executeIn } from '../catalog/execute.js';
 import { toCallToolResult } from '../catalog/model-outcome.js';
@@ -114,6 +114,7 @@ export class DirectCalls {
       // A tool that does not wait sends no progress; if one ever does, the SDK frames the answer.
       notify: call.progressToken === undefined ? null : (p, message) => progress.push([p, message]),
       signal,
+      arrivedAt: arrivedAtOf(authInfo),
     };
     const outcome = await executeIn(served.def, call.args, env, this.deps.catalog);
     return outcome.ok

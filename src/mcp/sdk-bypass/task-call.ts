@@ -32,7 +32,13 @@ export interface TaskCallsDeps {
 export class TaskCalls {
   constructor(private readonly deps: TaskCallsDeps) {}
 
-  async create(call: PlainCall, request: Request, def: ToolDef, caller: MemberCaller): Promise<Response> {
+  async create(
+    call: PlainCall,
+    request: Request,
+    def: ToolDef,
+    caller: MemberCaller,
+    arrivedAt: number | undefined,
+  ): Promise<Response> {
     const work = def.work as LongWork;
     // The client's leaving stops the call's upstream create, as any call's; the task's work has its own.
     const controller = new AbortController();
@@ -45,6 +51,7 @@ export class TaskCalls {
         notify: null,
         signal: controller.signal,
         controller,
+        arrivedAt,
       };
       const admitted = await admit(def, call.args, env, this.deps.catalog);
       if (!(admitted instanceof AdmittedCall)) return this.answer(call, admitted);

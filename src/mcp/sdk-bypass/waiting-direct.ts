@@ -3,7 +3,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from '../../logger.js';
 import type { Caller } from '../auth/caller.js';
-import { type CallEnv, progressNotification } from '../catalog/call-env.js';
+import { arrivedAtOf, type CallEnv, progressNotification } from '../catalog/call-env.js';
 import type { CatalogDeps, CompiledTool, ToolOutcome } from '../catalog/catalog.js';
 import { executeIn } from '../catalog/execute.js';
 import { toCallToolResult } from '../catalog/model-outcome.js';
@@ -67,6 +67,7 @@ export class DirectWaitingCall {
   private respond: ((response: Response) => void) | null = null;
   private clientGone = false;
   private readonly caller: Caller | undefined;
+  private readonly arrivedAt: number | undefined;
   /** The request's `_meta` (the 2026-07-28 envelope, a progress token), for answerBySdk's body. */
   private readonly meta: unknown;
 
@@ -89,6 +90,7 @@ export class DirectWaitingCall {
     this.tool = served.tool;
     this.outgoing = served.outgoing;
     this.caller = (served.authInfo.extra as { caller?: Caller } | undefined)?.caller;
+    this.arrivedAt = arrivedAtOf(served.authInfo);
     this.meta = (served.parsedBody as { params: { _meta?: unknown } }).params._meta;
   }
 
@@ -165,6 +167,7 @@ export class DirectWaitingCall {
       notify: token === undefined ? null : (progress, message) => this.notify(token, progress, message),
       signal: this.controller.signal,
       controller: this.controller,
+      arrivedAt: this.arrivedAt,
     };
   }
 

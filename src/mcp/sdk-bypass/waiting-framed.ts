@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthInfo, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
-import { type CallEnv, callerOf, progressNotification } from '../catalog/call-env.js';
+import { arrivedAtOf, type CallEnv, callerOf, progressNotification } from '../catalog/call-env.js';
 import type { CompiledTool } from '../catalog/catalog.js';
 import { executeIn } from '../catalog/execute.js';
 import { toCallToolResult } from '../catalog/model-outcome.js';
@@ -168,7 +168,12 @@ class WaitingCall {
    */
   private async start(args: unknown, ctx: ServerContext): Promise<CallToolResult> {
     this.linkSdk(ctx);
-    const env = this.callEnv(callerOf(ctx), ctx.mcpReq.id, ctx.mcpReq._meta?.progressToken);
+    const env = this.callEnv(
+      callerOf(ctx),
+      ctx.mcpReq.id,
+      ctx.mcpReq._meta?.progressToken,
+      arrivedAtOf(ctx.http?.authInfo),
+    );
     const execution = executeIn(this.def, args, env, this.calls.deps.catalog).then(toCallToolResult);
     this.execution = execution;
     const first = await Promise.race([execution, this.detaching()]);
@@ -201,6 +206,7 @@ class WaitingCall {
     caller: CallEnv['caller'],
     requestId: string | number,
     progressToken: string | number | undefined,
+    arrivedAt: number | undefined,
   ): CallEnv {
     return {
       caller,
@@ -211,6 +217,7 @@ class WaitingCall {
           : (progress, message) => this.notify(progressToken, progress, message),
       signal: this.controller.signal,
       onWaitStart: () => this.detach(),
+      arrivedAt,
     };
   }
 

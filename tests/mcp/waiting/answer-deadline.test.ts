@@ -103,6 +103,53 @@ describe('every answer within the wait limit, counted from arrival', () => {
     }
   }, 60_000);
 
+  it('a body that arrives slowly counts: the limit runs from the request, not from the tool', async () => {
+    const token = await h.credential({ speed: 'demo' });
+    const access = await h.token({ upstreamToken: token });
+    await h.control('POST', '/clock', { freeze: true });
+    await h.control('PUT', '/faults', { token, latency_ms: 9_000, method: 'POST' });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'start_agent_run', arguments: ARGS },
+    });
+    const half = Math.floor(body.length / 2);
+    const encoder = new TextEncoder();
+    // Half the body now, the rest 4 s later: counted from the tool's start, the answer would come
+    // 4 s + the limit after the request arrived, past this client's time-out of the limit plus 1 s.
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(encoder.encode(body.slice(0, half)));
+        await new Promise((r) => setTimeout(r, 4_000));
+        controller.enqueue(encoder.encode(body.slice(half)));
+        controller.close();
+      },
+    });
+    const res = await fetch(h.mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${access}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: stream,
+      duplex: 'half',
+      signal: AbortSignal.timeout(LIMIT_MS + 1_000),
+    } as RequestInit);
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text).toMatch(/still being created/);
+    // The create goes on in the background, once; let it land before the next test.
+    expect(
+      await until(
+        () => runsOf(token),
+        (r) => r.length === 1,
+      ),
+    ).toHaveLength(1);
+  }, 60_000);
+
   it('a poll that hangs does not hold the call past its limit', async () => {
     const { token, client } = await person();
     try {
