@@ -37,15 +37,24 @@ const settled = (s: Stack) => Promise.all(s.recorded.map((r) => r.body));
 let sdkPath: Stack;
 let framed: Stack;
 let direct: Stack;
+/** The three paths again, with a search's wait limited to 5 s. */
+let shortWaits: [Stack, Stack, Stack];
+const SHORT = { searchMaxWaitMs: 5_000 };
 beforeAll(async () => {
   sdkPath = await stack({ sdkBypass: 'off' });
   framed = await stack({ sdkBypass: 'framed' });
   direct = await stack({});
+  shortWaits = [
+    await stack({ ...SHORT, sdkBypass: 'off' }),
+    await stack({ ...SHORT, sdkBypass: 'framed' }),
+    await stack(SHORT),
+  ];
 });
 afterAll(async () => {
   await sdkPath?.h.close();
   await framed?.h.close();
   await direct?.h.close();
+  for (const s of shortWaits ?? []) await s.h.close();
 });
 
 /** The scenario on the SDK path and on both detached paths: what each recorded. */
@@ -90,19 +99,24 @@ describe('waits that end early look the same on both paths', () => {
     ['modern', 9],
     ['modern', undefined],
   ] as const)('a status read that fails while waiting (%s, progress token %s)', async (era, token) => {
+    // A wait polls on through failing reads until its limit, then answers with the failure: stacks
+    // with a short limit keep the three paths' waits to seconds.
     const [sdk, viaSdk, viaNone] = await onEveryPath(async (s) => {
       const call = await startWaiting(s, era, 42, SEARCH, token);
       await s.h.control('PUT', '/faults', { token: s.upstream, error_rate: 1, error_status: 503 });
       await call.answered;
       await settled(s);
       await s.h.control('DELETE', '/faults');
-    });
+    }, shortWaits);
     expect(sdk.length).toBe(1);
     expect(viaSdk).toEqual(sdk);
     expect(viaNone).toEqual(sdk);
     // Not an error: the search was created, and the answer says how to read it later.
     expect(sdk[0]?.body).toContain('"completed":false');
-    expect(sdk[0]?.body).toContain("Reading the search's status failed (server 503)");
+    // Every read failing, the circuit opened: the answer says so, that nothing is lost, and the next call.
+    expect(sdk[0]?.body).toContain('The upstream is not answering');
+    expect(sdk[0]?.body).toContain('nothing is lost');
+    expect(sdk[0]?.body).toContain('Call get_keyword_search with search_id');
   });
 
   it.each(['legacy', 'modern'] as const)('a call refused before it waits (%s)', async (era) => {
