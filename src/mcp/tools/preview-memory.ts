@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Which preview posts of a running search each caller has been shown, so a follow-up answer (a get
  * with `wait`, a repeated read) shows only the new ones instead of resending the same posts on every
@@ -13,7 +15,18 @@
 /** Searches remembered across all callers; a preview is a few posts, so an entry is small. */
 const MAX_SEARCHES = 2_000;
 /** Posts remembered per search: upstream's preview is about ten; a longer one is remembered in part. */
-const MAX_POSTS_PER_SEARCH = 200;
+const MAX_POSTS_PER_SEARCH = 50;
+
+/**
+ * Entries are held by digest, never by the text they come from (a connection key, a search id the
+ * caller passed, post links upstream chose): a fixed 22-character key per search and a 48-bit number
+ * per post, so the whole memory stays under about 2,000 × (50 × 40 B + 200 B) ≈ 4.4 MB however long
+ * those texts are. A collision of two posts' numbers (about 1 in 10^11 within a search) would only
+ * count a post as shown.
+ */
+const searchKey = (connection: string, search: string): string =>
+  createHash('sha256').update(connection).update('\u0000').update(search).digest('base64url').slice(0, 22);
+const postNumber = (key: string): number => createHash('sha256').update(key).digest().readUIntBE(0, 6);
 
 /** A caller's view of the memory: what it was shown of one search. */
 export interface ShownPreviews {
@@ -24,16 +37,16 @@ export interface ShownPreviews {
 }
 
 export class PreviewMemory {
-  private readonly shown = new Map<string, Set<string>>();
+  private readonly shown = new Map<string, Set<number>>();
 
   constructor(private readonly maxSearches = MAX_SEARCHES) {}
 
   /** The memory as one connection sees it. */
   of(connection: string): ShownPreviews {
     return {
-      take: (search, keys) => this.take(`${connection}\u0000${search}`, keys),
+      take: (search, keys) => this.take(searchKey(connection, search), keys),
       forget: (search) => {
-        this.shown.delete(`${connection}\u0000${search}`);
+        this.shown.delete(searchKey(connection, search));
       },
     };
   }
@@ -44,13 +57,14 @@ export class PreviewMemory {
   }
 
   private take(key: string, keys: readonly string[]): { fresh: boolean[]; earlier: number } {
-    const seen = this.shown.get(key) ?? new Set<string>();
+    const seen = this.shown.get(key) ?? new Set<number>();
     // Touched last: a Map iterates in insertion order, so the first key is the least recently used.
     this.shown.delete(key);
     this.shown.set(key, seen);
-    const fresh = keys.map((k) => !seen.has(k));
+    const numbers = keys.map(postNumber);
+    const fresh = numbers.map((n) => !seen.has(n));
     const earlier = fresh.filter((f) => !f).length;
-    for (const k of keys) if (seen.size < MAX_POSTS_PER_SEARCH) seen.add(k);
+    for (const n of numbers) if (seen.size < MAX_POSTS_PER_SEARCH) seen.add(n);
     while (this.shown.size > this.maxSearches) {
       const oldest = this.shown.keys().next().value;
       if (oldest === undefined) break;
