@@ -1,3 +1,4 @@
+import type { TaskRow } from '../../src/mcp/tasks/task-store.js';
 import type { Json } from './harness.js';
 
 /**
@@ -73,4 +74,37 @@ export async function untilEnded(url: string, access: string, taskId: string, ms
     if (message?.result?.status !== 'working' || Date.now() > end) return message?.result ?? message;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * `n` working task rows of one person, held by a lease of another instance for an hour (nothing
+ * settles them): what a task limit counts, stored directly by a test.
+ */
+export function fillerTasks(
+  owner: { userId: string; clientId: string; workspaceId: string },
+  n: number,
+  userId = owner.userId,
+): TaskRow[] {
+  const now = Date.now();
+  return Array.from({ length: n }, (_, i) => ({
+    id: `filler-${userId}-${owner.workspaceId}-${i}`,
+    ownerUserId: userId,
+    ownerClientId: owner.clientId,
+    ownerGrantId: 'filler-grant',
+    ownerWorkspaceId: owner.workspaceId,
+    tool: 'start_agent_run',
+    args: '{}',
+    jobKind: 'run',
+    jobId: `filler-${i}`,
+    reusedAgeMs: null,
+    status: 'working',
+    statusMessage: 'filler',
+    createdAt: now,
+    updatedAt: now,
+    nextPollAt: null,
+    result: null,
+    leaseOwner: 'another-instance',
+    leaseUntil: now + 3_600_000,
+    expiresAt: now + 3_600_000,
+  }));
 }

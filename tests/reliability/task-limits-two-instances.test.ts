@@ -14,10 +14,9 @@ import {
   WORKING_TASKS_PER_PERSON,
   WORKING_TASKS_PER_WORKSPACE,
 } from '../../src/mcp/tasks/task-limits.js';
-import type { TaskRow } from '../../src/mcp/tasks/task-store.js';
 import { issueTestToken, type TestGrant } from '../helpers/grants.js';
 import type { Json } from '../helpers/harness.js';
-import { callTool } from '../helpers/tasks.js';
+import { callTool, fillerTasks } from '../helpers/tasks.js';
 import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
 
 let two: TwoInstances;
@@ -47,29 +46,7 @@ async function working(userId: string): Promise<number> {
 
 /** `n` working tasks of this person stored directly, held by a lease elsewhere (nothing settles them). */
 async function fill(owner: TestGrant, n: number) {
-  const now = Date.now();
-  const rows: TaskRow[] = Array.from({ length: n }, (_, i) => ({
-    id: `filler-${owner.userId}-${i}`,
-    ownerUserId: owner.userId,
-    ownerClientId: owner.clientId,
-    ownerGrantId: 'filler-grant',
-    ownerWorkspaceId: owner.workspaceId,
-    tool: 'start_agent_run',
-    args: '{}',
-    jobKind: 'run',
-    jobId: `filler-${i}`,
-    reusedAgeMs: null,
-    status: 'working',
-    statusMessage: 'filler',
-    createdAt: now,
-    updatedAt: now,
-    nextPollAt: null,
-    result: null,
-    leaseOwner: 'another-instance',
-    leaseUntil: now + 3_600_000,
-    expiresAt: now + 3_600_000,
-  }));
-  await two.store.orm.insert(two.store.t.tasks).values(rows);
+  await two.store.orm.insert(two.store.t.tasks).values(fillerTasks(owner, n));
 }
 
 /** `n` distinct task-declaring submits at once through the balancer; the answers' results. */

@@ -6,12 +6,11 @@ import {
   WORKING_TASKS_PER_PERSON,
   WORKING_TASKS_PER_WORKSPACE,
 } from '../../../src/mcp/tasks/task-limits.js';
-import type { TaskRow } from '../../../src/mcp/tasks/task-store.js';
 import { revokeGrant } from '../../../src/oauth/grants.js';
 import { hashToken } from '../../../src/security/tokens.js';
 import { grantThroughCode, issueTestToken, type TestGrant } from '../../helpers/grants.js';
 import { mcpBehaviourFixture } from '../../helpers/mcp-behaviour.js';
-import { callTool, getTask } from '../../helpers/tasks.js';
+import { callTool, fillerTasks, getTask } from '../../helpers/tasks.js';
 
 /**
  * Tasks are a resource with limits (docs/security.md, "Tasks"), on this run's engine: working tasks per
@@ -41,29 +40,7 @@ async function working(where: { userId?: string; workspaceId?: string }): Promis
 
 /** `n` working tasks of this owner stored directly, held by a lease elsewhere (nothing settles them). */
 async function fill(owner: TestGrant, n: number, userId = owner.userId) {
-  const now = Date.now();
-  const rows: TaskRow[] = Array.from({ length: n }, (_, i) => ({
-    id: `filler-${userId}-${owner.workspaceId}-${i}`,
-    ownerUserId: userId,
-    ownerClientId: owner.clientId,
-    ownerGrantId: 'filler-grant',
-    ownerWorkspaceId: owner.workspaceId,
-    tool: 'start_agent_run',
-    args: '{}',
-    jobKind: 'run',
-    jobId: `filler-${i}`,
-    reusedAgeMs: null,
-    status: 'working',
-    statusMessage: 'filler',
-    createdAt: now,
-    updatedAt: now,
-    nextPollAt: null,
-    result: null,
-    leaseOwner: 'another-instance',
-    leaseUntil: now + 3_600_000,
-    expiresAt: now + 3_600_000,
-  }));
-  await fx.h.server.db.orm.insert(fx.h.server.db.t.tasks).values(rows);
+  await fx.h.server.db.orm.insert(fx.h.server.db.t.tasks).values(fillerTasks(owner, n, userId));
 }
 
 const submit = (access: string, query: string) =>
