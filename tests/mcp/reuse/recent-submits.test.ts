@@ -1,13 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
-import {
-  canonicalJson,
-  purgeRecentSubmits,
-  REUSE_WINDOW_MS,
-  RecentSubmits,
-  submitKey,
-} from '../../../src/mcp/reuse/recent-submits.js';
+import { purgeRecentSubmits, REUSE_WINDOW_MS, RecentSubmits } from '../../../src/mcp/reuse/recent-submits.js';
+import { canonicalJson, submitKey } from '../../../src/mcp/reuse/submit-key.js';
 import type { LongWork, ToolContext } from '../../../src/mcp/tools/types.js';
 import { testEngine } from '../../helpers/engine.js';
 import { migratedTestStore, type TestStore } from '../../helpers/stores.js';
