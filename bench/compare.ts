@@ -198,6 +198,17 @@ async function main() {
     const captured = await captureRequests(`${after.gateway.url}/mcp`, grant.accessToken, searchId);
     log(`tools/list headers as sent: ${JSON.stringify(captured.legacy.headers)}`);
     const before = sides[0] as Side;
+    // A listing's CPU follows its size: say how large each side's answer is, so a ratio can be read.
+    if (wanted('tools-list'))
+      for (const side of sides) {
+        const plain = identityOnly(captured.legacy);
+        const res = await fetch(`${side.gateway.url}/mcp`, {
+          method: 'POST',
+          headers: plain.headers,
+          body: plain.body,
+        });
+        log(`${side.name}: tools/list answer ${(await res.arrayBuffer()).byteLength} B (identity)`);
+      }
     // The reference: a bare route, and the floor (the same upstream GET passed through with undici).
     const upstreamGet = {
       url: `${sandbox.searchUrl}/api/iq/keyword_search/${searchId}`,

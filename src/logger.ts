@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
+import { isoTimeField } from './log-time.js';
 import { otel } from './telemetry/index.js';
 
 export type { Logger };
@@ -71,7 +72,7 @@ export function createLogger(
     {
       level,
       base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: () => isoTimeField(),
       // A traced process's lines name the span they were written in (trace_id, span_id); an untraced
       // one has no mixin at all, so its lines cost nothing more.
       ...(options.traced ? { mixin: traceFields } : {}),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 
 /** The one 2026-07-28-era revision this SDK serves (SUPPORTED_MODERN_PROTOCOL_VERSIONS). */
@@ -60,7 +60,7 @@ export function eraOf(
     }
   }
   const text = JSON.stringify([versionHeader, methodHeader, envelope, method]);
-  const key = createHash('sha256').update(text).digest('base64url');
+  const key = hash('sha256', text, 'base64url');
   let verdict = verdicts.get(key);
   if (verdict === undefined) {
     verdict = classify(versionHeader, methodHeader, envelope, method);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type ReusableAnswer, reusableResponse } from '../../http/compress.js';
 
 /**
@@ -64,7 +64,7 @@ export class ToolsListCache {
     }
     const { id, ...rest } = message;
     const text = `${key}\n${JSON.stringify(rest)}`;
-    return { key: createHash('sha256').update(text).digest('base64url'), id };
+    return { key: hash('sha256', text, 'base64url'), id };
   }
 
   replay(key: string, id: string | number): Response | null {

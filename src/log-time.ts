@@ -1,0 +1,19 @@
+/**
+ * The log line's `"time"` field, as pino's isoTime writes it (`,"time":"2026-12-02T12:30:45.123Z"`),
+ * with the date and the second written once per second rather than by a Date and toISOString for every
+ * line: a busy server writes a request line per request (the request log), and this was the largest
+ * part of it (docs/performance.md, Round 3). Only the milliseconds change within a second.
+ */
+let secondStart = Number.NaN;
+let secondPrefix = '';
+
+export function isoTimeField(now = Date.now()): string {
+  const ms = now - secondStart;
+  if (!(ms >= 0 && ms < 1_000)) {
+    secondStart = now - (((now % 1_000) + 1_000) % 1_000);
+    // "…T12:30:45." of "…T12:30:45.000Z": everything but the milliseconds and the Z.
+    secondPrefix = `,"time":"${new Date(secondStart).toISOString().slice(0, -4)}`;
+    return isoTimeField(now);
+  }
+  return `${secondPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
+}
