@@ -1,5 +1,4 @@
-import { Worker } from 'node:worker_threads';
-import type { SqliteSharing } from '../db/store/index.js';
+import { moduleWorker, type SqliteSharing } from '../db/store/index.js';
 import type { PassMessage, PassRequest, PurgeCounts, PurgeOptions, WorkerReply } from './pass.js';
 
 /**
@@ -51,7 +50,7 @@ export function passOffThread(
     walShrinkStepBytes: tuning.walShrinkStepBytes ?? WAL_SHRINK_STEP_BYTES,
   };
   const resumeCheckpoints = file.pauseCheckpoints();
-  const worker = startWorker(request);
+  const worker = moduleWorker(import.meta.url, 'sqlite-pass-worker', request);
   let exited = false;
   let endTurn: (() => void) | null = null;
   const counts = new Promise<PurgeCounts>((resolve, reject) => {
@@ -89,17 +88,4 @@ export function passOffThread(
       await worker.terminate();
     },
   };
-}
-
-/**
- * The worker runs the compiled file next to this one; from the TypeScript sources (development, tests)
- * it is loaded through tsx, which a worker thread does not inherit.
- */
-function startWorker(request: PassRequest): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts'))
-    return new Worker(new URL('./sqlite-pass-worker.js', here), { workerData: request });
-  const entry = new URL('./sqlite-pass-worker.ts', here).href;
-  const boot = `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(here)}))`;
-  return new Worker(boot, { eval: true, workerData: request });
 }

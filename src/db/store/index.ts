@@ -9,6 +9,7 @@ export {
   type Subject,
   workspaceSubject,
 } from './invalidation.js';
+export { moduleWorker } from './module-worker.js';
 export { isPostgresUrl, openMigratedStore, type StoreLocation } from './open.js';
 export { openPostgresStore } from './postgres.js';
 export {

@@ -32,5 +32,8 @@ export async function openMigratedStore(
   } finally {
     closeDatabase(db);
   }
-  return { store: openSqliteStore(location.databasePath, options), applied };
+  return {
+    store: openSqliteStore(location.databasePath, { ...options, checkpointsOffThread: true }),
+    applied,
+  };
 }

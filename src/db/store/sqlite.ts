@@ -3,6 +3,7 @@ import { openSqliteFile, type SqliteFileOptions } from '../client.js';
 import * as sqliteTables from '../schema/index.js';
 import { EVERYTHING, type InvalidationWatch, LocalWatchers, PendingInvalidations } from './invalidation.js';
 import { LocalChannels } from './local-channels.js';
+import { SqliteCheckpoints } from './sqlite-checkpoints.js';
 import { type ProxyMethod, SqliteExecutor } from './sqlite-executor.js';
 import { ConnectionGate } from './sqlite-gate.js';
 import { assertOutsideTransaction, TransactionEndedError, withinTransaction } from './transaction-scope.js';
@@ -16,6 +17,11 @@ export interface SqliteStoreOptions extends StoreOptions, SqliteFileOptions {
    * one's lock.
    */
   takeTurn?: () => Promise<() => void>;
+  /**
+   * The server's connection: its checkpoints move to a worker thread once it has written a little
+   * (./sqlite-checkpoints.ts), so no request waits for one.
+   */
+  checkpointsOffThread?: boolean;
 }
 
 /**
@@ -36,6 +42,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const takeTurn = options.takeTurn;
   const executor = new SqliteExecutor(openSqliteFile(path, options));
   const gate = new ConnectionGate();
+  const checkpoints =
+    options.checkpointsOffThread && path !== ':memory:'
+      ? new SqliteCheckpoints(path, executor.connection, options.walAutocheckpoint)
+      : null;
   const channels = new LocalChannels();
   const watchers = new LocalWatchers();
   const t = sqliteTables as unknown as Tables;
@@ -49,7 +59,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         const readsOnly = executor.readsOnly(sql);
         while (gate.holds(readsOnly)) await gate.idle();
         // A read needs no turn: in WAL it never waits for the other connection's writes.
-        if (!takeTurn || readsOnly) return executor.execute(sql, params, method as ProxyMethod);
+        if (readsOnly) return executor.execute(sql, params, method as ProxyMethod);
+        checkpoints?.noteWrite();
+        if (!takeTurn) return executor.execute(sql, params, method as ProxyMethod);
         const giveBack = await takeTurn();
         try {
           return executor.execute(sql, params, method as ProxyMethod);
@@ -62,6 +74,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       if (scopeChecks) assertOutsideTransaction(root);
       while (gate.busy) await gate.idle();
       const release = gate.close();
+      checkpoints?.noteWrite();
       const giveBack = takeTurn ? await takeTurn() : undefined;
       try {
         const pending = new PendingInvalidations();
@@ -77,7 +90,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         release();
       }
     },
-    sqliteFile: path === ':memory:' ? undefined : sharing(path, executor, gate),
+    sqliteFile: path === ':memory:' ? undefined : sharing(path, executor, gate, checkpoints),
     // Autocommit: what the caller wrote before is committed. Another process on the file sees the
     // commit through data_version, so nothing is sent.
     async invalidate(subject) {
@@ -86,6 +99,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     watchInvalidations: (handler) => watchFile(executor, watchers, handler),
     async close() {
       while (gate.busy) await gate.idle();
+      await checkpoints?.close();
       if (executor.connection.open) executor.connection.close();
     },
     listen: (channel, handler) => channels.listen(channel, handler),
@@ -206,7 +220,12 @@ function transactionHandle(
 }
 
 /** What a second connection of this process on the file needs of this one (types.ts: SqliteSharing). */
-function sharing(path: string, executor: SqliteExecutor, gate: ConnectionGate): SqliteSharing {
+function sharing(
+  path: string,
+  executor: SqliteExecutor,
+  gate: ConnectionGate,
+  checkpoints: SqliteCheckpoints | null,
+): SqliteSharing {
   return {
     path,
     async lendWriteTurn(write) {
@@ -219,6 +238,7 @@ function sharing(path: string, executor: SqliteExecutor, gate: ConnectionGate): 
       }
     },
     pauseCheckpoints() {
+      if (checkpoints) return checkpoints.pause();
       const before = executor.connection.pragma('wal_autocheckpoint', { simple: true }) as number;
       executor.connection.pragma('wal_autocheckpoint = 0');
       return () => {
