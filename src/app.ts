@@ -5,7 +5,6 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { SharedRateLimiter } from './accounts/rate-limits.js';
 import type { Config } from './config.js';
 import { isDatabaseUnavailable, isUnstorableText, type OpenStore, scalar } from './db/store/index.js';
-import { arrival } from './http/arrival.js';
 import { compressJson } from './http/compress.js';
 import type { AppEnv } from './http/env.js';
 import { jsonError } from './http/errors.js';
@@ -102,7 +101,6 @@ export function createApp(deps: AppDeps): App {
   const { config, db, logger } = deps;
   const app = new Hono<AppEnv>();
 
-  app.use(arrival());
   app.use(requestId());
   app.use(requestLog(logger));
   app.route('/', metricsRoutes({ token: config.metricsToken, db })); // before the routes it measures

@@ -9,7 +9,7 @@ export interface SessionUser {
 /** Variables every request carries through the Hono context. Parts extend it with their own. */
 export interface AppVariables {
   requestId: string;
-  /** When the request reached the server, ms since the epoch (./arrival.ts). */
+  /** When the request reached the server, ms since the epoch (./request-id.ts). */
   arrivedAt: number;
   log: Logger;
   /** Set by the session middleware (src/web/session.ts): null when signed out. */
