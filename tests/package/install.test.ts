@@ -147,9 +147,9 @@ describe('installed without dev dependencies, in an empty folder', () => {
         if (!allowed.has(packageName)) outside.push(`${name}: ${specifier}`);
       }
     }
-    // The housekeeping worker boots through tsx only when it runs from the TypeScript sources (a
-    // checkout): the compiled file starts the compiled worker (src/housekeeping/off-thread.ts).
-    const fromSourcesOnly = ['housekeeping/off-thread.js: tsx/esm/api'];
+    // Worker threads boot through tsx only when they run from the TypeScript sources (a checkout): the
+    // compiled file starts the compiled worker (src/db/store/module-worker.ts).
+    const fromSourcesOnly = ['db/store/module-worker.js: tsx/esm/api'];
     expect(outside.filter((o) => !fromSourcesOnly.includes(o))).toEqual([]);
     expect(outside).toEqual(fromSourcesOnly);
   });
