@@ -1,13 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, eq, inArray, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, lt, type SQL } from 'drizzle-orm';
 import { first, type Store } from '../../db/store/index.js';
 import type { Logger } from '../../logger.js';
 import { newId } from '../../security/tokens.js';
-import { UpstreamError } from '../../upstream/errors.js';
 import { CreateOutcomeUnknown, creating } from '../tools/long-work.js';
 import type {
   JobKind,
-  ListedJob,
   LongWork,
   Reused,
   SeenState,
@@ -15,6 +13,7 @@ import type {
   SubmitReuse,
   ToolContext,
 } from '../tools/types.js';
+import { lookForLostCreate, outcomeUnknown } from './lost-create.js';
 import { submitKey } from './submit-key.js';
 
 /** How long after it was last seen running, or seen ended, a submit is reused. */
@@ -26,10 +25,6 @@ export const REUSE_WINDOW_MS = 10 * 60_000;
 const RESERVATION_MS = 60_000;
 /** How often a caller waiting for another's reservation looks for its id. */
 const LOOK_AGAIN_MS = 100;
-/** How much earlier than the create an upstream list may date the work it made (the hosts' clocks differ). */
-const CLOCK_SKEW_MS = 5_000;
-/** A lost create not in the list yet is looked for once more after this (the upstream may still be writing it). */
-const SECOND_LOOK_MS = 1_000;
 /** Creates of one submit at most: a second only after a lost one was looked for twice and not found. */
 const CREATES = 2;
 
@@ -210,7 +205,7 @@ export class RecentSubmits implements SubmitReuse {
       throw new CreateOutcomeUnknown(tool, work.kind);
     };
     if (since !== null) {
-      const found = await this.lookFor(work, args, make, since, 1).catch(() => null);
+      const found = await lookForLostCreate(this.db, work, args, make, since, 1).catch(() => null);
       if (found === null) return unknown(since);
       if (found !== 'none') return this.record(mine, found);
     }
@@ -234,42 +229,10 @@ export class RecentSubmits implements SubmitReuse {
           throw error;
         }
         this.logger.warn({ err: error, tool }, 'a create answer was lost; looking for the work upstream');
-        const found = await this.lookFor(work, args, make, attemptAt, 2).catch(() => null);
+        const found = await lookForLostCreate(this.db, work, args, make, attemptAt, 2).catch(() => null);
         if (found === null || (found === 'none' && attempt >= CREATES)) return unknown(attemptAt);
         if (found !== 'none') return this.record(mine, found);
       }
-    }
-  }
-
-  /**
-   * The work a create made at `since` as the caller's list upstream shows it: the earliest listed
-   * with the same query or question from then on that no other submit has recorded; 'none' when
-   * `looks` reads (SECOND_LOOK_MS apart) all found nothing. Throws when the list cannot be read.
-   */
-  private async lookFor<A>(
-    work: LongWork<A>,
-    args: A,
-    ctx: ToolContext,
-    since: number,
-    looks: number,
-  ): Promise<StartedJob | 'none'> {
-    const { recentSubmits: r } = this.db.t;
-    for (let look = 1; ; look++) {
-      const listed = (await work.find(args, ctx)).filter((j) => j.createdAt >= since - CLOCK_SKEW_MS);
-      if (listed.length > 0) {
-        const ids = listed.map((j) => String(j.id));
-        const recorded = await this.db.orm
-          .select({ jobId: r.jobId })
-          .from(r)
-          .where(and(eq(r.kind, work.kind), inArray(r.jobId, ids)));
-        const taken = new Set(recorded.map((row) => row.jobId));
-        const mineListed = listed
-          .filter((j) => !taken.has(String(j.id)))
-          .sort((a: ListedJob, b: ListedJob) => a.createdAt - b.createdAt)[0];
-        if (mineListed) return { id: mineListed.id, fresh: true };
-      }
-      if (look >= looks) return 'none';
-      await sleep(SECOND_LOOK_MS);
     }
   }
 
@@ -294,20 +257,6 @@ export class RecentSubmits implements SubmitReuse {
 
 /** A reservation this caller holds; `since`: a create made then may exist upstream (look first). */
 type Claim = { since: number | null };
-
-/**
- * A create that failed without saying whether the work was made: the connection dropped or timed out
- * after the request was sent, a 5xx (a gateway's 502 or 504 comes after the request went on), or a 2xx
- * this server could not read. A refusal (4xx), a connection never made, or an open circuit made nothing.
- */
-function outcomeUnknown(error: unknown): boolean {
-  if (!(error instanceof UpstreamError)) return false;
-  if (error.kind === 'network')
-    return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(
-      error.detail ?? '',
-    );
-  return error.kind === 'timeout' || error.kind === 'server' || error.kind === 'malformed';
-}
 
 /** The row as read, unchanged since: the condition of a compare-and-set. */
 function sameVersion(r: Store['t']['recentSubmits'], row: Row): SQL | undefined {
