@@ -1,8 +1,9 @@
 /**
  * The log line's `"time"` field, as pino's isoTime writes it (`,"time":"2026-12-02T12:30:45.123Z"`),
  * with the date and the second written once per second rather than by a Date and toISOString for every
- * line: a busy server writes a request line per request (the request log), and this was the largest
- * part of it (docs/performance.md, Round 3). Only the milliseconds change within a second.
+ * line: a busy server writes a line per request (the request log), and that was a large part of its
+ * cost (docs/performance.md, "Round 3: where the proxied call's tail went"). Only the milliseconds
+ * change within a second.
  */
 let secondStart = Number.NaN;
 let secondPrefix = '';

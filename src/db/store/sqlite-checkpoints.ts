@@ -28,9 +28,9 @@ const STOP_WAIT_MS = 2_000;
  * Where the server's checkpoints run. SQLite checkpoints inside the commit that crosses
  * `wal_autocheckpoint` pages (https://sqlite.org/wal.html#automatic_checkpoint): on the event loop, an
  * fsync of the WAL and of the file inside one request, every few hundred writes, which was the proxied
- * call's p99 (docs/performance.md, Round 3). Once the connection has written a little, a worker thread
- * (sqlite-checkpoint-worker.ts) checkpoints each second instead, and the connection's own checkpoint is
- * kept only as a backstop at a larger WAL.
+ * call's p99 (docs/performance.md, "Round 3: where the proxied call's tail went"). Once the connection
+ * has written a little, a worker thread (sqlite-checkpoint-worker.ts) checkpoints each second instead,
+ * and the connection's own checkpoint is kept only as a backstop at a larger WAL.
  */
 export class SqliteCheckpoints {
   private writes = 0;
