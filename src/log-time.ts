@@ -9,12 +9,12 @@ let secondStart = Number.NaN;
 let secondPrefix = '';
 
 export function isoTimeField(now = Date.now()): string {
-  const ms = now - secondStart;
+  let ms = now - secondStart;
   if (!(ms >= 0 && ms < 1_000)) {
-    secondStart = now - (((now % 1_000) + 1_000) % 1_000);
+    ms = ((now % 1_000) + 1_000) % 1_000;
+    secondStart = now - ms;
     // "…T12:30:45." of "…T12:30:45.000Z": everything but the milliseconds and the Z.
     secondPrefix = `,"time":"${new Date(secondStart).toISOString().slice(0, -4)}`;
-    return isoTimeField(now);
   }
   return `${secondPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
 }

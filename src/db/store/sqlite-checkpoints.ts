@@ -52,11 +52,6 @@ export class SqliteCheckpoints {
     this.start();
   }
 
-  /** Whether the worker runs (for the tests and the figures). */
-  get offThread(): boolean {
-    return this.worker !== null;
-  }
-
   /**
    * Stops every checkpoint but the caller's until the returned function is called: the housekeeping
    * pass checkpoints on its own connection while it runs.
