@@ -57,6 +57,15 @@ afterAll(async () => {
   for (const s of shortWaits ?? []) await s.h.close();
 });
 
+/** Recorded answers with the open circuit's remaining seconds replaced by a placeholder. */
+function withoutCircuitSeconds<T>(recorded: T): T {
+  return JSON.parse(
+    JSON.stringify(recorded)
+      .replace(/stopped asking it for \d+ s/g, 'stopped asking it for N s')
+      .replace(/In \d+ s: /g, 'In N s: '),
+  ) as T;
+}
+
 /** The scenario on the SDK path and on both detached paths: what each recorded. */
 async function onEveryPath(
   scenario: (s: Stack) => Promise<void>,
@@ -109,8 +118,10 @@ describe('waits that end early look the same on both paths', () => {
       await s.h.control('DELETE', '/faults');
     }, shortWaits);
     expect(sdk.length).toBe(1);
-    expect(viaSdk).toEqual(sdk);
-    expect(viaNone).toEqual(sdk);
+    // The circuit's remaining seconds depend on when each path's wait ended, so they are compared as a
+    // placeholder; every other byte must match.
+    expect(withoutCircuitSeconds(viaSdk)).toEqual(withoutCircuitSeconds(sdk));
+    expect(withoutCircuitSeconds(viaNone)).toEqual(withoutCircuitSeconds(sdk));
     // Not an error: the search was created, and the answer says how to read it later.
     expect(sdk[0]?.body).toContain('"completed":false');
     // Every read failing, the circuit opened: the answer says so, that nothing is lost, and the next call.
