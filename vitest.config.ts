@@ -19,6 +19,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    // A worker's files share its module cache: importing the server afresh for each of ~290 files was
+    // about a third of the run's time. No test may depend on a module's state being new (docs/testing.md).
+    isolate: false,
     // One project per database engine; TEST_ENGINE is what tests/helpers/engine.ts reads (the servers,
     // stores and fixtures of tests/helpers follow it). Each project starts one throw-away PostgreSQL
     // cluster for its run; tests take a fresh database of it (tests/helpers/postgres.ts).
