@@ -91,26 +91,25 @@ async function open(
   return page;
 }
 
-describe.each(Object.entries(SIZES))('team pages at %s size', (_label, size) => {
+// Between the two: tables are still tables at 820 px (cards below 800), with long emails in them. The
+// desktop page is narrowed to it after its checks, so the tablet's width costs no page load of its own.
+const TABLET = { width: 820, height: 1180 };
+
+describe.each(Object.entries(SIZES))('team pages at %s size', (label, size) => {
   it.each(PAGES)('%s, %s: no sideways scrolling, no serious axe violation', async (who, _name, path) => {
     const page = await open(who, size, path(scene));
     try {
       expect(await horizontalOverflow(page), `${path(scene)} scrolls sideways`).toBeLessThanOrEqual(0);
       expect(await seriousAxeViolations(page)).toEqual([]);
+      if (label !== 'desktop') return;
+      await page.setViewportSize(TABLET);
+      expect(await horizontalOverflow(page), `${path(scene)} scrolls sideways at 820 px`).toBeLessThanOrEqual(
+        0,
+      );
     } finally {
       await page.close();
     }
   });
-});
-
-// Between the two: tables are still tables at 820 px (cards below 800), with long emails in them.
-it.each(PAGES)('at a tablet’s width, %s, %s: no sideways scrolling', async (who, _name, path) => {
-  const page = await open(who, { width: 820, height: 1180 }, path(scene));
-  try {
-    expect(await horizontalOverflow(page), `${path(scene)} scrolls sideways`).toBeLessThanOrEqual(0);
-  } finally {
-    await page.close();
-  }
 });
 
 describe('reviewed screenshots of the team pages', () => {
