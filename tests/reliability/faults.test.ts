@@ -30,6 +30,8 @@ let sandboxPort: number;
 let sandbox: SandboxServer;
 let server: TestServer;
 let baseline: Map<string, number>;
+/** The process's waiting-calls gauge at the baseline: other files in this worker may have left theirs. */
+let waitingBaseline: number;
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC results are walked loosely in assertions
 type Json = any;
@@ -119,6 +121,9 @@ const search = (bearer: string) =>
   });
 const many = <T>(f: () => Promise<T>) => Promise.all(Array.from({ length: PARALLEL }, f));
 
+/** Calls waiting in this process, by the metrics' gauge. */
+const waitingNow = async () => (await metrics.waitingCalls.get()).values[0]?.value ?? 0;
+
 function resources(): Map<string, number> {
   const counts = new Map<string, number>();
   for (const r of process.getActiveResourcesInfo()) counts.set(r, (counts.get(r) ?? 0) + 1);
@@ -139,6 +144,7 @@ beforeAll(async () => {
   await many(() => search(bearer));
   await new Promise((r) => setTimeout(r, 500));
   baseline = resources();
+  waitingBaseline = await waitingNow();
 });
 
 afterAll(async () => {
@@ -270,7 +276,7 @@ describe('faults while calls wait', () => {
 
   it('left nothing behind: no waiting call, no extra timer or socket', async () => {
     await control('DELETE', '/faults');
-    expect((await metrics.waitingCalls.get()).values[0]?.value ?? 0).toBe(0);
+    expect(await waitingNow()).toBe(waitingBaseline);
     // Idle keep-alive sockets (ours to the sandbox, the test's to the server) close within seconds.
     const deadline = Date.now() + 10_000;
     let extra: string[] = [];

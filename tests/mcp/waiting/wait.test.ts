@@ -49,16 +49,25 @@ function job(done: () => boolean, key: string | null = null) {
   return { spec, polls };
 }
 
+/** Every scheduler a test made, stopped after it: a wait left behind would stay in the process's gauge. */
+const stops: AbortController[] = [];
+function scheduler(options: typeof OPTIONS): WaitScheduler {
+  const stop = new AbortController();
+  stops.push(stop);
+  return new WaitScheduler(options, stop.signal);
+}
+
 beforeEach(() => {
   vi.useFakeTimers({ now: new Date('2026-03-02T10:00:00Z') });
 });
 afterEach(() => {
+  for (const stop of stops.splice(0)) stop.abort();
   vi.useRealTimers();
 });
 
 describe('waitFor on the shared scheduler', () => {
   it('polls with doubling delays up to the cap, then every cap', async () => {
-    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const waits = scheduler(OPTIONS);
     let finished = false;
     const { spec, polls } = job(() => finished);
     const outcome = waitFor(context(waits), spec);
@@ -73,7 +82,7 @@ describe('waitFor on the shared scheduler', () => {
   });
 
   it('callers waiting on the same job with the same credential share its polls; other credentials do not', async () => {
-    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const waits = scheduler(OPTIONS);
     let finished = false;
     const shared = job(() => finished, 'keyword_search:7');
     const a = waitFor(context(waits), shared.spec);
@@ -92,7 +101,7 @@ describe('waitFor on the shared scheduler', () => {
   });
 
   it('a caller who cancels leaves at once; the job goes on for the others and stops with the last', async () => {
-    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const waits = scheduler(OPTIONS);
     const { spec, polls } = job(() => false, 'run:1');
     const first = new AbortController();
     const second = new AbortController();
@@ -111,7 +120,7 @@ describe('waitFor on the shared scheduler', () => {
   });
 
   it('at its wait limit a caller reads the job once more and gets it as a timeout', async () => {
-    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const waits = scheduler(OPTIONS);
     const { spec, polls } = job(() => false);
     const outcome = waitFor(context(waits), { ...spec, maxWaitMs: 2_500 });
     await vi.advanceTimersByTimeAsync(2_500);
@@ -133,7 +142,7 @@ describe('waitFor on the shared scheduler', () => {
   });
 
   it('a poll that fails ends the wait as unreadable, with the last record read', async () => {
-    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const waits = scheduler(OPTIONS);
     let calls = 0;
     const outcome = waitFor(context(waits), {
       key: null,
@@ -154,7 +163,7 @@ describe('waitFor on the shared scheduler', () => {
   });
 
   it('between polls keeps only what `keep` leaves of a record; done and timed-out callers get the whole record read', async () => {
-    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const waits = scheduler(OPTIONS);
     let reads = 0;
     const spec: WaitSpec<string> = {
       key: 'search:1',
@@ -181,7 +190,7 @@ describe('waitFor on the shared scheduler', () => {
   });
 
   it('reports the progress of the initial record and of every record read, the last one included', async () => {
-    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const waits = scheduler(OPTIONS);
     const seen: number[] = [];
     let pct = 0;
     const outcome = waitFor(
@@ -204,7 +213,7 @@ describe('waitFor on the shared scheduler', () => {
   });
 
   it('tells the call when it starts waiting, and not when there is nothing to wait for', async () => {
-    const waits = new WaitScheduler(OPTIONS, new AbortController().signal);
+    const waits = scheduler(OPTIONS);
     const started = vi.fn();
     const done = job(() => true);
     await waitFor({ ...context(waits), onWaitStart: started }, { ...done.spec, initial: 'finished' });
@@ -218,7 +227,7 @@ describe('waitFor on the shared scheduler', () => {
 
 describe('the poll budget (UPSTREAM_POLLS_PER_SECOND)', () => {
   it('reads more jobs than it allows in turn, never above it; a caller at its limit is not held back', async () => {
-    const waits = new WaitScheduler({ ...OPTIONS, pollsPerSecond: 10 }, new AbortController().signal);
+    const waits = scheduler({ ...OPTIONS, pollsPerSecond: 10 });
     const jobs = Array.from({ length: 100 }, (_, i) => job(() => false, `keyword_search:${i}`));
     for (const [i, j] of jobs.entries())
       void waitFor(context(waits, undefined, { token: `t${i % 4}`, userId: 'u' }), j.spec);
@@ -237,7 +246,7 @@ describe('the poll budget (UPSTREAM_POLLS_PER_SECOND)', () => {
   });
 
   it('leaves a handful of jobs to their poll plan', async () => {
-    const waits = new WaitScheduler({ ...OPTIONS, pollsPerSecond: 10 }, new AbortController().signal);
+    const waits = scheduler({ ...OPTIONS, pollsPerSecond: 10 });
     const jobs = Array.from({ length: 5 }, (_, i) => job(() => false, `keyword_search:${i}`));
     for (const j of jobs) void waitFor(context(waits), j.spec);
     await vi.advanceTimersByTimeAsync(13_000);
