@@ -84,6 +84,14 @@ async function upstream(token: string) {
   return { created: creates.total, cancelled: requests.some((r) => r.path.endsWith('/cancel')) };
 }
 
+/** Whether upstream has seen a run's status read: its create's answer is recorded and the call waits. */
+async function runPolled(token: string): Promise<boolean> {
+  const requests = (await sandbox.control('GET', `/credentials/${token}/requests`)).body.requests as Array<{
+    path: string;
+  }>;
+  return requests.some((r) => /\/runs\/[0-9a-f-]{36}$/.test(r.path));
+}
+
 /** A plain 2025-06-18 start_agent_run (no tasks extension: the call waits), its JSON-RPC answer. */
 async function submit(accessToken: string, question: string) {
   const res = await postMcp(publicUrl, accessToken, {
@@ -120,12 +128,17 @@ describe('a restart of the server', () => {
       const question = `Still the same run after ${signal}?`;
       await sandbox.control('POST', '/clock', { freeze: true });
       const waiting = submit(accessToken, question).catch((error: Error) => ({ lost: error.message }));
+      // Stopped while it waits: its create's answer recorded (a stop before that is another case, where
+      // the next submit is told the run is still being created).
       let created = await upstream(upstreamToken);
-      for (let i = 0; created.created === 0 && i < 400; i++) {
+      let polled = false;
+      for (let i = 0; !(created.created === 1 && polled) && i < 400; i++) {
         await new Promise((r) => setTimeout(r, 50));
         created = await upstream(upstreamToken);
+        polled = await runPolled(upstreamToken);
       }
       expect(created.created).toBe(1);
+      expect(polled).toBe(true);
       await stopAndFinishUpstream(signal);
       const first = await waiting;
       // A graceful stop answers the wait at once with the run and the call that reads it.
