@@ -125,7 +125,7 @@ describe.each(['SIGTERM', 'SIGKILL'] as const)('one instance stopped by %s', (si
       (u) => u.created === 1 && u.polled,
     );
     expect(seen).toMatchObject({ created: 1, polled: true });
-    const run = (await upstream(upstreamToken)).runs[0] as { id: string };
+    const run = seen.runs[0] as { id: string };
 
     await stopFirst(signal);
     const first = await waiting;

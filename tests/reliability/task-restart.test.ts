@@ -78,19 +78,19 @@ async function stopAndFinishUpstream(signal: 'SIGTERM' | 'SIGKILL') {
 /** What upstream saw of a credential: the work it created, whether anything was cancelled. */
 async function upstream(token: string) {
   const creates = (await sandbox.control('GET', `/credentials/${token}/creates`)).body as { total: number };
+  return { created: creates.total, cancelled: (await paths(token)).some((p) => p.endsWith('/cancel')) };
+}
+
+/** The paths of every request upstream saw with this credential. */
+async function paths(token: string): Promise<string[]> {
   const requests = (await sandbox.control('GET', `/credentials/${token}/requests`)).body.requests as Array<{
     path: string;
   }>;
-  return { created: creates.total, cancelled: requests.some((r) => r.path.endsWith('/cancel')) };
+  return requests.map((r) => r.path);
 }
 
 /** Whether upstream has seen a run's status read: its create's answer is recorded and the call waits. */
-async function runPolled(token: string): Promise<boolean> {
-  const requests = (await sandbox.control('GET', `/credentials/${token}/requests`)).body.requests as Array<{
-    path: string;
-  }>;
-  return requests.some((r) => /\/runs\/[0-9a-f-]{36}$/.test(r.path));
-}
+const runPolled = async (token: string) => (await paths(token)).some((p) => /\/runs\/[0-9a-f-]{36}$/.test(p));
 
 /** A plain 2025-06-18 start_agent_run (no tasks extension: the call waits), its JSON-RPC answer. */
 async function submit(accessToken: string, question: string) {
