@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Which preview posts of a running search each caller has been shown, so a follow-up answer (a get
@@ -24,9 +24,10 @@ const MAX_POSTS_PER_SEARCH = 50;
  * those texts are. A collision of two posts' numbers (about 1 in 10^11 within a search) would only
  * count a post as shown.
  */
+// One-shot digests: every read of a search forgets or takes its entry, and crypto.hash makes no Hash object.
 const searchKey = (connection: string, search: string): string =>
-  createHash('sha256').update(connection).update('\u0000').update(search).digest('base64url').slice(0, 22);
-const postNumber = (key: string): number => createHash('sha256').update(key).digest().readUIntBE(0, 6);
+  hash('sha256', `${connection}\u0000${search}`, 'base64url').slice(0, 22);
+const postNumber = (key: string): number => hash('sha256', key, 'buffer').readUIntBE(0, 6);
 
 /** A caller's view of the memory: what it was shown of one search. */
 export interface ShownPreviews {
