@@ -42,6 +42,12 @@ const onPostgres = process.env.COMPARE_DATABASE === 'postgres';
 const only = process.env.COMPARE_ONLY?.split(',').map((s) => s.trim());
 const wanted = (figure: 'tools-list' | 'proxy' | 'refresh') => !only || only.includes(figure);
 const log = (message: string) => process.stderr.write(`[compare] ${message}\n`);
+/**
+ * COMPARE_NODE_ARGS_BEFORE / COMPARE_NODE_ARGS_AFTER (space-separated): node options for one side only,
+ * so a runtime setting (a V8 flag) is compared against none on the same build.
+ */
+const nodeArgsOf = (side: string) =>
+  (process.env[`COMPARE_NODE_ARGS_${side.toUpperCase()}`] ?? '').split(' ').filter(Boolean);
 
 interface Side {
   name: string;
@@ -183,6 +189,7 @@ async function main() {
         sandbox,
         logDir: work,
         entry: join(dir, 'dist', 'src', 'main.js'),
+        nodeArgs: nodeArgsOf(name),
         env: where.databaseUrl ? { DATABASE_URL: where.databaseUrl } : {},
       });
       sides.push({
