@@ -15,7 +15,14 @@ import { contextRows, measureContextCost, readBefore } from './figures/context.j
 import { engineFigures } from './figures/engines.js';
 import { hotPathChecks, hotPathRows } from './figures/hot-path.js';
 import { pollFloor } from './figures/poll-floor.js';
-import { type FloorSample, floorRound, type ProxySample, proxyRound } from './figures/proxy.js';
+import {
+  type FloorSample,
+  floorRound,
+  type PairedSample,
+  type ProxySample,
+  pairedRound,
+  proxyRound,
+} from './figures/proxy.js';
 import { coldStarts } from './figures/startup.js';
 import {
   type PolledTasksSample,
@@ -145,6 +152,7 @@ async function main() {
     const proxy1: ProxySample[] = [];
     const proxy32: ProxySample[] = [];
     const floors: FloorSample[] = [];
+    const paired: PairedSample[] = [];
     const token: Array<{ rps: number; p50: number; p99: number; cpuUs: number }> = [];
     // Round 0 warms the JIT and the caches and is not counted.
     for (let r = 0; r <= settings.rounds; r++) {
@@ -165,9 +173,11 @@ async function main() {
         requests.toolsCall,
         seconds,
       );
+      const pr = await pairedRound(mcpUrl, `${baseline.url}/floor`, requests.toolsCall, seconds, pid);
       if (r === 0) continue;
       tasksGetRounds.push({ tasksGetUs: g.cpuUs, baselineUs: t.cpuUs.baseline, toolsListUs: t.cpuUs.modern });
       floors.push(f);
+      paired.push(pr);
       throughput.push(t);
       proxy1.push(p1);
       proxy32.push(p32);
@@ -278,6 +288,7 @@ async function main() {
           proxy1,
           proxy32,
           floors,
+          paired,
           token,
           waits,
           pollFloor: floor,
@@ -310,6 +321,7 @@ async function main() {
         proxy1,
         proxy32,
         floors,
+        paired,
         hotPath,
         token,
         waits,

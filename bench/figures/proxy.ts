@@ -5,7 +5,7 @@
  */
 import type { CapturedRequest } from '../capture.js';
 import { cpuPerRequest } from '../lib/cpu.js';
-import { latency } from '../lib/latency.js';
+import { latency, pairedLatency } from '../lib/latency.js';
 import { load } from '../lib/load.js';
 
 export interface ProxySample {
@@ -70,4 +70,36 @@ export async function floorRound(
     floor: { cpuUs: floor.cpuUsPerRequest, p50: floor.p50, p99: floor.p99 },
     direct: { p50: straight.p50, p99: straight.p99 },
   };
+}
+
+export interface PairedSample {
+  /** The proxied call through /mcp and the floor route, turn about on one connection each, ms. */
+  viaMcp: { p50: number; p99: number };
+  floor: { p50: number; p99: number };
+  /** The gateway's CPU per proxied call in that run, µs. */
+  cpuUs: number;
+}
+
+/**
+ * The proxied call and its floor measured turn about (lib/latency.ts:pairedLatency): a call through
+ * /mcp, then the same call to the floor route, and so on. Measured apart, each side runs a closed loop
+ * of its own: the floor's loop hits the sandbox every 0.7 ms or so and finds it warm, the gateway's
+ * every 2 ms or more, and the machine's speed moves between the two runs; taken turn about, both
+ * sides meet the same sandbox and the same machine, so their difference is the gateway's own cost.
+ */
+export async function pairedRound(
+  mcpUrl: string,
+  floorUrl: string,
+  toolsCall: CapturedRequest,
+  seconds: number,
+  gatewayPid: number,
+): Promise<PairedSample> {
+  const gateway = { url: mcpUrl, method: 'POST', ...toolsCall };
+  const floor = { url: floorUrl, method: 'POST', ...toolsCall };
+  const run = await cpuPerRequest(gatewayPid, async () => {
+    const both = await pairedLatency({ a: gateway, b: floor, seconds });
+    return { ...both, requests: both.a.requests };
+  });
+  const pick = (r: { p50: number; p99: number }) => ({ p50: r.p50, p99: r.p99 });
+  return { viaMcp: pick(run.a), floor: pick(run.b), cpuUs: run.cpuUsPerRequest };
 }
