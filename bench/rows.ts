@@ -28,7 +28,7 @@ export interface Measured {
   /** The bare route's own upstream pass-through (bench/figures/proxy.ts:floorRound), per round. */
   floors: FloorSample[];
   /** The proxied call and the floor route turn about (bench/figures/proxy.ts:pairedRound), per round. */
-  paired?: PairedSample[];
+  paired: PairedSample[];
   token: Array<{ rps: number; p50: number; p99: number; cpuUs: number }>;
   waits: WaitingSample[];
   /** One upstream poll made by a process that does nothing else (bench/figures/poll-floor.ts). */
@@ -81,10 +81,9 @@ export function benchRows(f: Measured): Row[] {
   // is read turn about (both sides in one run); the figure of two separate runs is kept beside it.
   const apart = (q: 'p50' | 'p99') =>
     proxy1.map((s, i) => s.viaMcp[q] - (f.floors[i]?.floor[q] ?? Number.NaN));
-  const turnAbout = (q: 'p50' | 'p99') => (f.paired ?? []).map((s) => s.viaMcp[q] - s.floor[q]);
-  const overFloor = (q: 'p50' | 'p99') => (f.paired?.length ? turnAbout(q) : apart(q));
-  const floorP50 = overFloor('p50');
-  const floorP99 = overFloor('p99');
+  const turnAbout = (q: 'p50' | 'p99') => f.paired.map((s) => s.viaMcp[q] - s.floor[q]);
+  const floorP50 = turnAbout('p50');
+  const floorP99 = turnAbout('p99');
   const o = {
     p50c1: overhead(proxy1, 'p50'),
     p99c1: overhead(proxy1, 'p99'),

@@ -171,8 +171,7 @@ async function main() {
       });
       const g = await tasksGetRound(mcpUrl, tasksGet, seconds, pid);
       const p1 = await proxyRound(target, mcpUrl, requests.toolsCall, 1, seconds, pid);
-      // Turn about while the gateway is warm: after the floor round's quiet seconds its idle collection
-      // has shrunk the young generation, and the next seconds cost it more per call.
+      // Turn about right after the gateway's own closed loop, while it is warm (see the round's start).
       const pr = await pairedRound(mcpUrl, `${baseline.url}/floor`, requests.toolsCall, seconds, pid);
       const p32 = await proxyRound(target, mcpUrl, requests.toolsCall, 32, seconds, pid);
       const k = await tokenRound(gateway.url, data.clientId, data.refreshPool, seconds, pid);
